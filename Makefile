@@ -1,0 +1,47 @@
+# make demo   install the package from source into ./lib and run the main job
+# make test   install what the tests need, build the tarball, R CMD check it
+R       ?= R
+RSCRIPT ?= Rscript
+PKG     := mlss
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+LIB     := lib
+
+.PHONY: demo install test deps build check document valgrind bench clean
+
+demo: install
+	R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) demo/yeast.R
+
+install:
+	mkdir -p $(LIB)
+	$(R) CMD INSTALL --no-multiarch --library=$(LIB) .
+
+test: deps check
+
+deps:
+	sh tools/install-deps.sh
+
+build:
+	rm -f $(TARBALL)
+	$(R) CMD build .
+
+# R CMD check exits non-zero only on an ERROR; a WARNING fails here too.
+check: build
+	_R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
+	  $(R) CMD check --as-cran --no-manual $(TARBALL)
+	@if grep -qE '^Status:.*(ERROR|WARNING)' $(PKG).Rcheck/00check.log; then \
+	  echo "R CMD check reported a WARNING or ERROR"; exit 1; fi
+
+# Regenerate NAMESPACE and man/ from the roxygen comments (needs roxygen2).
+document:
+	$(RSCRIPT) -e 'roxygen2::roxygenise()'
+
+# The test suite under valgrind's memcheck, on the installed package.
+valgrind: install
+	cd tests && R_LIBS="$(CURDIR)/$(LIB)" $(R) -d "valgrind --error-exitcode=1 --leak-check=full --track-origins=yes" --vanilla -f testthat.R
+
+bench: install
+	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done
+
+clean:
+	rm -rf $(LIB) $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

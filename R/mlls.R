@@ -1,0 +1,241 @@
+#' Shared-subspace multi-label least squares (MLLS)
+#'
+#' Fits the MLLS model of Ji, Tang, Yu and Ye (2008, 2010): one linear scoring
+#' function per label, all of them sharing an `r`-dimensional subspace of the
+#' features.  The solution is computed in closed form through one symmetric
+#' eigendecomposition of the centred data's Gram matrix.
+#'
+#' @section Model:
+#' Label \eqn{l} is scored by \eqn{f_l(x) = b_l + w_l'x + v_l'\Theta x}, where
+#' the \eqn{r \times d}{r x d} matrix \eqn{\Theta} has orthonormal rows and is
+#' shared by all labels.  With \eqn{U = W + \Theta'V}, the fit minimises
+#' \deqn{\frac{1}{n}\|XU - Y\|_F^2 + \alpha\|U - \Theta'V\|_F^2 + \beta\|U\|_F^2}{(1/n)||XU - Y||^2 + alpha ||U - Theta'V||^2 + beta ||U||^2}
+#' over \eqn{U}, \eqn{V} and \eqn{\Theta}, with the labels coded \eqn{\pm 1}{+1/-1}
+#' and, when `intercept = TRUE`, the columns of `x` and `y` centred first.
+#'
+#' * `alpha` pulls every label's weights towards the shared subspace.
+#'   `alpha = 0` is ridge regression, label by label (the subspace is then
+#'   computed but does not influence the weights); `alpha = Inf` confines the
+#'   weights to the subspace, which becomes the orthonormalised-PLS one.
+#' * `beta` is a ridge penalty.  `beta = Inf` gives `U = 0` and a subspace
+#'   spanned by the top eigenvectors of \eqn{X'YY'X} (the orthogonal centroid
+#'   method).  `alpha` and `beta` cannot both be `Inf`.
+#'
+#' @section Computation:
+#' When \eqn{d \le n} the \eqn{d \times d}{d x d} matrix \eqn{X'X} is decomposed
+#' (`method = "primal"`); when \eqn{d > n} the \eqn{n \times n}{n x n} Gram matrix
+#' \eqn{XX'} is, and no \eqn{d \times d}{d x d} matrix is ever formed
+#' (`method = "dual"`).  Everything after the decomposition happens in the
+#' rank-\eqn{t} space of the data (methods.md, section 1).  A sparse `x`
+#' (`Matrix::dgCMatrix`) is centred implicitly and never densified.
+#' Eigenvalues below `tol` times the largest are treated as zero.
+#'
+#' The rank `r` cannot exceed the number of informative directions of the
+#' problem, the rank of \eqn{X'Y} after centring (at most the number of
+#' labels); a larger `r` is reduced to it with a message.
+#'
+#' @section Kernels:
+#' With `kernel = "linear"`, `"rbf"` or `"poly"` the model is fitted in the
+#' kernel-induced feature space (Ji et al. 2010, Section 5) through the
+#' empirical feature map of the (centred) kernel matrix; see [kernel_matrix()]
+#' for the definitions and the parameters `gamma`, `degree` and `coef0`.  With
+#' `kernel = "precomputed"`, `x` is itself an \eqn{n \times n}{n x n} kernel
+#' matrix and [predict()] expects the kernel between new and training points.
+#' A kernel fit has no `U`, `W` or `Theta` in the input space; it holds dual
+#' coefficients `A` (\eqn{n \times m}{n x m}) and `B` (\eqn{n \times r}{n x r})
+#' instead.
+#'
+#' @section Labels and thresholds:
+#' `y` may be logical, 0/1 or -1/+1.  A label with no positive example (or no
+#' negative one) is kept with a warning: its scores are constant and it is never
+#' (always) predicted.  Scores become labels through one threshold per label,
+#' chosen to maximise that label's F1 on the training scores (Fan and Lin 2007);
+#' see [f1_thresholds()] for the tie rules.  Set your own with
+#' `fit$thresholds <- ...` or the `thresholds` argument of [predict.mlls()].
+#'
+#' @param x A numeric matrix, a data frame of numeric columns, or a sparse
+#'   `Matrix` (n x d); with `kernel = "precomputed"`, an n x n kernel matrix.
+#'   For the formula method, a formula such as `cbind(l1, l2, l3) ~ .`.
+#' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame, one
+#'   column per label (a vector is a single label).
+#' @param alpha Weight of the shared-subspace penalty, a number >= 0 or `Inf`.
+#' @param beta Weight of the ridge penalty, a number >= 0 or `Inf`.
+#' @param r Dimension of the shared subspace; `NULL` gives the papers' default
+#'   `5 * floor((m - 1) / 5)` (at least 1).
+#' @param intercept Fit an intercept per label (centre `x` and `y`)?
+#' @param kernel `NULL` for linear MLLS in the input space, or one of
+#'   `"linear"`, `"rbf"`, `"poly"`, `"precomputed"`.
+#' @param gamma,degree,coef0 Kernel parameters, see [kernel_matrix()].
+#' @param method `"auto"` (primal when d <= n, else dual), `"primal"` or
+#'   `"dual"`; both give the same fit.
+#' @param tol Relative tolerance below which eigenvalues of the Gram matrix
+#'   count as zero; `NULL` means `max(n, d) * .Machine$double.eps`.
+#' @param data,subset,na.action For the formula method, as in [lm()]; the
+#'   default `na.action` is [na.fail()], so that missing values are an error.
+#' @param ... For the formula method, arguments passed to the default method.
+#'
+#' @return An object of class `"mlls"`: a list with
+#'   \item{U}{d x m weights: scores are `x %*% U` plus `intercept`.}
+#'   \item{Theta}{r x d, orthonormal rows spanning the shared subspace.}
+#'   \item{V}{r x m, the labels' weights in the subspace (`Theta %*% U`).}
+#'   \item{W}{d x m, `U - t(Theta) %*% V`, the weights outside the subspace.}
+#'   \item{intercept}{length m.}
+#'   \item{thresholds}{per-label thresholds; `train_f1` their training F1.}
+#'   \item{alpha, beta, r}{the parameters used (r after capping).}
+#'   \item{rank, sdev}{rank t of the centred data and its singular values
+#'     divided by `sqrt(n)`.}
+#'   \item{labels, features, n_pos, nobs}{names, positives per label, n.}
+#'   \item{A, B, kernel}{for kernel fits: dual coefficients and the kernel.}
+#'   \item{method, call}{how it was fitted.}
+#' @references
+#' Ji S., Tang L., Yu S. and Ye J. (2008). Extracting shared subspace for
+#' multi-label classification. KDD 2008, 381-389.
+#'
+#' Ji S., Tang L., Yu S. and Ye J. (2010). A shared-subspace learning framework
+#' for multi-label classification. ACM TKDD 4(2), 8.
+#'
+#' Fan R.-E. and Lin C.-J. (2007). A study on threshold selection for
+#' multi-label classification. National Taiwan University.
+#' @seealso [predict.mlls()], [coef.mlls()], [summary.mlls()], [f1_thresholds()].
+#' @examples
+#' data(yeast)
+#' train <- yeast$train
+#' fit <- mlls(yeast$x[train, ], yeast$y[train, ], alpha = 0.1, beta = 0.01)
+#' fit
+#' pred <- predict(fit, yeast$x[!train, ], type = "class")
+#' colMeans(pred == yeast$y[!train, ])   # per-label accuracy on the test part
+#'
+#' # the formula interface
+#' df <- data.frame(yeast$x[1:300, 1:10], a = yeast$y[1:300, 1], b = yeast$y[1:300, 2])
+#' mlls(cbind(a, b) ~ ., data = df, alpha = 1, beta = 0.1)
+#' @export
+mlls <- function(x, ...) UseMethod("mlls")
+
+#' @rdname mlls
+#' @export
+mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel = NULL,
+                         gamma = NULL, degree = 2, coef0 = 1,
+                         method = c("auto", "primal", "dual"), tol = NULL, ...) {
+  call <- match.call()
+  call[[1L]] <- quote(mlls)
+  if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
+  alpha <- check_penalty(alpha, "alpha")
+  beta <- check_penalty(beta, "beta")
+  if (is.infinite(alpha) && is.infinite(beta))
+    stop_arg("'alpha' and 'beta' cannot both be Inf")
+  intercept <- check_flag(intercept, "intercept")
+  method <- match.arg(method)
+  kernel <- check_kernel_name(kernel)
+  if (identical(kernel, "precomputed")) x <- check_kernel_matrix(x) else x <- as_features(x)
+  n <- nrow(x)
+  y <- as_labels(y, n)
+  r <- check_rank(r, ncol(y))
+  warn_constant_labels(y)
+  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
+  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
+    stop_arg("'tol' must be a number in [0, 1)")
+  y_pm <- 2 * y - 1
+
+  if (is.null(kernel)) {
+    dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
+    nx <- native_matrix(x)
+    res <- .Call(C_mlls_fit, nx$x, nx$i, nx$p, nx$dim, y_pm, alpha, beta, r,
+                 intercept, dual, as.double(tol))
+    fit <- mlls_linear_parts(res, x, intercept)
+    fit$method <- if (dual) "dual" else "primal"
+  } else {
+    kern <- mlls_kernel_spec(kernel, x, gamma, degree, coef0, intercept)
+    K <- if (kernel == "precomputed") x else kernel_matrix(x, kernel = kernel, gamma = gamma,
+                                                            degree = degree, coef0 = coef0)
+    if (intercept) kern$center <- list(col = colMeans(K), all = mean(K))
+    res <- .Call(C_mlls_fit_gram, K, y_pm, alpha, beta, r, intercept, as.double(tol))
+    fit <- list(A = res$coef, B = res$theta, intercept = res$y_center, kernel = kern,
+                features = if (kernel != "precomputed") colnames(x))
+    fit$method <- "kernel"
+  }
+  mlls_finish(fit, res, y, alpha, beta, r, call)
+}
+
+#' @rdname mlls
+#' @export
+mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  mf <- match.call(expand.dots = FALSE)
+  names(mf)[names(mf) == "x"] <- "formula"
+  keep <- match(c("formula", "data", "subset", "na.action"), names(mf), 0L)
+  mf <- mf[c(1L, keep)]
+  mf$na.action <- na.action
+  mf$drop.unused.levels <- TRUE
+  mf[[1L]] <- quote(stats::model.frame)
+  mf <- eval(mf, parent.frame())
+  terms <- attr(mf, "terms")
+  y <- stats::model.response(mf)
+  if (is.null(y)) stop_arg("the formula has no labels on its left-hand side, e.g. cbind(l1, l2) ~ .")
+  if (is.null(dim(y))) {
+    y <- matrix(y, ncol = 1, dimnames = list(NULL, deparse(stats::formula(terms)[[2L]])))
+  }
+  xm <- stats::model.matrix(terms, mf)
+  xm <- xm[, colnames(xm) != "(Intercept)", drop = FALSE]
+  fit <- mlls.default(xm, y, ...)
+  fit$call <- match.call()
+  fit$call[[1L]] <- quote(mlls)
+  fit$terms <- terms
+  fit$xlevels <- stats::.getXlevels(terms, mf)
+  fit$contrasts <- attr(xm, "contrasts")
+  fit
+}
+
+check_kernel_name <- function(kernel) {
+  if (is.null(kernel)) return(NULL)
+  choices <- c("linear", "rbf", "poly", "precomputed")
+  if (!is.character(kernel) || length(kernel) != 1 || !kernel %in% choices)
+    stop_arg("'kernel' must be NULL or one of ", paste0("\"", choices, "\"", collapse = ", "))
+  kernel
+}
+
+mlls_kernel_spec <- function(kernel, x, gamma, degree, coef0, intercept) {
+  if (kernel == "precomputed")
+    return(list(name = kernel, n = nrow(x), centered = intercept))
+  list(name = kernel, x = x, centered = intercept,
+       par = kernel_parameters(kernel, ncol(x), gamma, degree, coef0))
+}
+
+# U, Theta, W and the intercept of a linear fit, with names.
+mlls_linear_parts <- function(res, x, intercept) {
+  features <- colnames(x)
+  U <- res$coef
+  Theta <- t(res$theta)
+  x_center <- if (intercept) Matrix::colMeans(x) else numeric(ncol(x))
+  list(U = U, Theta = Theta, W = U - res$theta %*% res$V,
+       intercept = res$y_center - drop(crossprod(x_center, U)),
+       features = features)
+}
+
+mlls_finish <- function(fit, res, y, alpha, beta, r, call) {
+  labels <- colnames(y)
+  n <- nrow(y)
+  if (res$r < r && length(res$s) > 0)
+    message("r = ", r, " is more than the problem allows (the rank of X'Y after ",
+            "centring is ", res$r, "): using r = ", res$r)
+  if (length(res$s) == 0)
+    warning("'x' has no variation (after centring): every score is the label mean",
+            call. = FALSE)
+  th <- .Call(C_f1_thresholds, res$fitted, y)
+  fit$V <- res$V
+  dimnames(fit$V) <- list(sprintf("theta%d", seq_len(res$r)), labels)
+  if (!is.null(fit$U)) {
+    dimnames(fit$U) <- dimnames(fit$W) <- list(fit$features, labels)
+    dimnames(fit$Theta) <- list(rownames(fit$V), fit$features)
+  } else {
+    colnames(fit$A) <- labels
+    colnames(fit$B) <- rownames(fit$V)
+  }
+  names(fit$intercept) <- labels
+  out <- c(fit[c("U", "Theta", "V", "W", "A", "B", "intercept")],
+           list(alpha = alpha, beta = beta, r = res$r,
+                thresholds = stats::setNames(th$threshold, labels),
+                train_f1 = stats::setNames(th$f1, labels),
+                rank = length(res$s), sdev = res$s / sqrt(n),
+                labels = labels, features = fit$features, n_pos = colSums(y),
+                nobs = n, kernel = fit$kernel, method = fit$method, call = call))
+  structure(out[!vapply(out, is.null, logical(1))], class = "mlls")
+}

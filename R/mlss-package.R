@@ -1,0 +1,9 @@
+#' mlss: multi-label learning with shared subspaces
+#'
+#' Multi-label classification methods that share information between labels,
+#' with solvers in C on R's own LAPACK and BLAS.  Start with [mlls()] and the
+#' vignette `vignette("getting-started", package = "mlss")`.
+#'
+#' @keywords internal
+#' @useDynLib mlss, .registration = TRUE, .fixes = "C_"
+"_PACKAGE"

@@ -1,0 +1,277 @@
+/* Dense and sparse matrix helpers shared by the solvers (see linalg.h). */
+#define USE_FC_LEN_T
+#include <R.h>
+#include <R_ext/BLAS.h>
+#include <R_ext/Lapack.h>
+#ifndef FCONE
+#define FCONE
+#endif
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#include "linalg.h"
+
+void gemm(char ta, char tb, int m, int n, int k, double alpha, const double *A,
+          int lda, const double *B, int ldb, double beta, double *C, int ldc)
+{
+    if (m == 0 || n == 0) return;
+    if (k == 0) {  /* BLAS would leave C untouched; the product is zero */
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) C[IDX(i, j, ldc)] *= beta;
+        return;
+    }
+    F77_CALL(dgemm)(&ta, &tb, &m, &n, &k, &alpha, A, &lda, B, &ldb, &beta, C,
+                    &ldc FCONE FCONE);
+}
+
+void mat_col_means(const mlss_mat *X, double *mean)
+{
+    for (int j = 0; j < X->ncol; j++) {
+        double s = 0.0;
+        if (X->i) {
+            for (int k = X->p[j]; k < X->p[j + 1]; k++) s += X->x[k];
+        } else {
+            const double *col = X->x + IDX(0, j, X->nrow);
+            for (int i = 0; i < X->nrow; i++) s += col[i];
+        }
+        mean[j] = s / X->nrow;
+    }
+}
+
+void symmetrize_upper(int p, double *A)
+{
+    for (int j = 0; j < p; j++)
+        for (int i = j + 1; i < p; i++) A[IDX(i, j, p)] = A[IDX(j, i, p)];
+}
+
+/* G = X'X (upper triangle) for a CSC matrix: transpose to rows, then add the
+ * outer product of each row's non-zeros.  Cost: sum over rows of nnz(row)^2. */
+static void sparse_gram_cross(const mlss_mat *X, double *G)
+{
+    int n = X->nrow, d = X->ncol, nnz = X->p[d];
+    int *rp = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    int *cj = (int *) R_alloc((size_t) nnz + 1, sizeof(int));
+    double *cv = (double *) R_alloc((size_t) nnz + 1, sizeof(double));
+    int *fill = (int *) R_alloc((size_t) n + 1, sizeof(int));
+
+    memset(rp, 0, ((size_t) n + 1) * sizeof(int));
+    for (int k = 0; k < nnz; k++) rp[X->i[k] + 1]++;
+    for (int i = 0; i < n; i++) rp[i + 1] += rp[i];
+    memcpy(fill, rp, (size_t) n * sizeof(int));
+    for (int j = 0; j < d; j++)  /* columns in order: each row's columns ascend */
+        for (int k = X->p[j]; k < X->p[j + 1]; k++) {
+            int pos = fill[X->i[k]]++;
+            cj[pos] = j;
+            cv[pos] = X->x[k];
+        }
+    for (int i = 0; i < n; i++)
+        for (int a = rp[i]; a < rp[i + 1]; a++) {
+            double va = cv[a];
+            for (int b = a; b < rp[i + 1]; b++) G[IDX(cj[a], cj[b], d)] += va * cv[b];
+        }
+}
+
+void gram_cross(const mlss_mat *X, const double *mu, double *G)
+{
+    int n = X->nrow, d = X->ncol;
+    memset(G, 0, sizeof(double) * (size_t) d * d);
+    if (X->i) {
+        sparse_gram_cross(X, G);
+    } else if (n > 0) {
+        double one = 1.0, zero = 0.0;
+        F77_CALL(dsyrk)("U", "T", &d, &n, &one, X->x, &n, &zero, G, &d FCONE FCONE);
+    }
+    if (mu) {  /* (X - 1mu')'(X - 1mu') = X'X - mu s' - s mu' + n mu mu', s = X'1 */
+        double *s = (double *) R_alloc((size_t) d + 1, sizeof(double));
+        mat_col_means(X, s);
+        for (int j = 0; j < d; j++) s[j] *= n;
+        for (int b = 0; b < d; b++)
+            for (int a = 0; a <= b; a++)
+                G[IDX(a, b, d)] += -mu[a] * s[b] - s[a] * mu[b] + n * mu[a] * mu[b];
+    }
+    symmetrize_upper(d, G);
+}
+
+void gram_outer(const mlss_mat *X, const double *mu, double *K)
+{
+    int n = X->nrow, d = X->ncol;
+    memset(K, 0, sizeof(double) * (size_t) n * n);
+    if (X->i) {
+        /* XX' = sum over columns of x_j x_j'; row indices ascend within a column */
+        for (int j = 0; j < d; j++)
+            for (int a = X->p[j]; a < X->p[j + 1]; a++) {
+                double va = X->x[a];
+                for (int b = a; b < X->p[j + 1]; b++)
+                    K[IDX(X->i[a], X->i[b], n)] += va * X->x[b];
+            }
+    } else if (d > 0) {
+        double one = 1.0, zero = 0.0;
+        F77_CALL(dsyrk)("U", "N", &n, &d, &one, X->x, &n, &zero, K, &n FCONE FCONE);
+    }
+    if (mu) {  /* Xc Xc' = XX' - q1' - 1q' + (mu'mu) 11', q = X mu */
+        double *q = (double *) R_alloc((size_t) n + 1, sizeof(double));
+        double mm = 0.0;
+        mat_prod(X, NULL, mu, 1, q);
+        for (int j = 0; j < d; j++) mm += mu[j] * mu[j];
+        for (int b = 0; b < n; b++)
+            for (int a = 0; a <= b; a++) K[IDX(a, b, n)] += mm - q[a] - q[b];
+    }
+    symmetrize_upper(n, K);
+}
+
+void mat_tprod(const mlss_mat *X, const double *mu, const double *B, int k,
+               double *out)
+{
+    int n = X->nrow, d = X->ncol;
+    if (X->i) {
+        for (int c = 0; c < k; c++) {
+            const double *b = B + IDX(0, c, n);
+            for (int j = 0; j < d; j++) {
+                double s = 0.0;
+                for (int a = X->p[j]; a < X->p[j + 1]; a++) s += X->x[a] * b[X->i[a]];
+                out[IDX(j, c, d)] = s;
+            }
+        }
+    } else {
+        gemm('T', 'N', d, k, n, 1.0, X->x, n, B, n, 0.0, out, d);
+    }
+    if (mu)
+        for (int c = 0; c < k; c++) {
+            double cb = 0.0;
+            for (int i = 0; i < n; i++) cb += B[IDX(i, c, n)];
+            for (int j = 0; j < d; j++) out[IDX(j, c, d)] -= mu[j] * cb;
+        }
+}
+
+void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
+              double *out)
+{
+    int n = X->nrow, d = X->ncol;
+    if (X->i) {
+        memset(out, 0, sizeof(double) * (size_t) n * k);
+        for (int c = 0; c < k; c++) {
+            double *o = out + IDX(0, c, n);
+            for (int j = 0; j < d; j++) {
+                double bj = B[IDX(j, c, d)];
+                if (bj == 0.0) continue;
+                for (int a = X->p[j]; a < X->p[j + 1]; a++) o[X->i[a]] += X->x[a] * bj;
+            }
+        }
+    } else {
+        gemm('N', 'N', n, k, d, 1.0, X->x, n, B, d, 0.0, out, n);
+    }
+    if (mu)
+        for (int c = 0; c < k; c++) {
+            double mb = 0.0;
+            for (int j = 0; j < d; j++) mb += mu[j] * B[IDX(j, c, d)];
+            for (int i = 0; i < n; i++) out[IDX(i, c, n)] -= mb;
+        }
+}
+
+void center_gram(int n, double *K)
+{
+    double *rm = (double *) R_alloc((size_t) n + 1, sizeof(double));
+    double g = 0.0;
+    for (int i = 0; i < n; i++) rm[i] = 0.0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) rm[i] += K[IDX(i, j, n)];
+    for (int i = 0; i < n; i++) {
+        rm[i] /= n;
+        g += rm[i];
+    }
+    g /= n;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) K[IDX(i, j, n)] += g - rm[i] - rm[j];
+}
+
+/* Eigendecomposition of the symmetric p x p matrix A (upper triangle used,
+ * A destroyed).  The t eigenpairs with value > reltol * largest come back in
+ * decreasing order in values[0..t-1] and the first t columns of vectors (p x p). */
+int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
+                   double *vectors)
+{
+    int info = 0, m = 0, lwork = -1, liwork = -1, iwq = 0, il = 0, iu = 0;
+    double vl = 0.0, vu = 0.0, abstol = 0.0, wq = 0.0;
+    *t = 0;
+    if (p == 0) return 0;
+    double *w = (double *) R_alloc((size_t) p, sizeof(double));
+    double *z = (double *) R_alloc((size_t) p * p, sizeof(double));
+    int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
+    F77_CALL(dsyevr)("V", "A", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &m, w,
+                     z, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
+                     FCONE FCONE FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    liwork = iwq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    int *iwork = (int *) R_alloc((size_t) liwork, sizeof(int));
+    F77_CALL(dsyevr)("V", "A", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &m, w,
+                     z, &p, isuppz, work, &lwork, iwork, &liwork, &info
+                     FCONE FCONE FCONE);
+    if (info != 0) return info;
+    double top = w[p - 1];
+    if (!(top > 0.0)) return 0;
+    for (int k = 0; k < p; k++) {
+        double v = w[p - 1 - k];
+        if (!(v > reltol * top)) break;
+        values[k] = v;
+        memcpy(vectors + IDX(0, k, p), z + IDX(0, p - 1 - k, p), sizeof(double) * p);
+        (*t)++;
+    }
+    return 0;
+}
+
+/* Thin SVD of the m x t matrix C (not modified): the min(m, t) singular values
+ * in sv and the right singular vectors as the rows of VT (min(m, t) x t). */
+int svd_right(int m, int t, const double *C, double *sv, double *VT)
+{
+    int k = m < t ? m : t, info = 0, lwork = -1;
+    double wq = 0.0;
+    if (k == 0) return 0;
+    double *a = (double *) R_alloc((size_t) m * t, sizeof(double));
+    double *u = (double *) R_alloc((size_t) m * k, sizeof(double));
+    int *iwork = (int *) R_alloc(8 * (size_t) k, sizeof(int));
+    memcpy(a, C, sizeof(double) * (size_t) m * t);
+    F77_CALL(dgesdd)("S", &m, &t, a, &m, sv, u, &m, VT, &k, &wq, &lwork, iwork,
+                     &info FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dgesdd)("S", &m, &t, a, &m, sv, u, &m, VT, &k, work, &lwork, iwork,
+                     &info FCONE);
+    return info;
+}
+
+/* Replace the t x r matrix B (t >= r) by the Q factor of its QR decomposition. */
+int qr_orthonormalize(int t, int r, double *B)
+{
+    int info = 0, lwork = -1;
+    double wq = 0.0;
+    if (r == 0) return 0;
+    double *tau = (double *) R_alloc((size_t) r, sizeof(double));
+    F77_CALL(dgeqrf)(&t, &r, B, &t, tau, &wq, &lwork, &info);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dgeqrf)(&t, &r, B, &t, tau, work, &lwork, &info);
+    if (info != 0) return info;
+    lwork = -1;
+    F77_CALL(dorgqr)(&t, &r, &r, B, &t, tau, &wq, &lwork, &info);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dorgqr)(&t, &r, &r, B, &t, tau, work, &lwork, &info);
+    return info;
+}
+
+/* Solve S X = B in place for a symmetric positive definite r x r matrix S
+ * (destroyed) and k right-hand sides. */
+int chol_solve(int r, double *S, int k, double *B)
+{
+    int info = 0;
+    if (r == 0 || k == 0) return 0;
+    F77_CALL(dpotrf)("L", &r, S, &r, &info FCONE);
+    if (info != 0) return info;
+    F77_CALL(dpotrs)("L", &r, &k, S, &r, B, &r, &info FCONE);
+    return info;
+}

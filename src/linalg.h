@@ -1,0 +1,43 @@
+/* Dense and sparse matrix helpers shared by the solvers.
+ *
+ * A data matrix is either dense (column-major) or a compressed-sparse-column
+ * matrix as in Matrix::dgCMatrix.  Every product can be taken with the columns
+ * centred implicitly, X - 1 mu', so that a sparse matrix is never densified.
+ * Nothing here knows about SEXPs; errors come back as LAPACK's info code.
+ */
+#ifndef MLSS_LINALG_H
+#define MLSS_LINALG_H
+
+#include <stddef.h>
+
+typedef struct {
+    int nrow, ncol;
+    const double *x;  /* dense values (nrow * ncol), or the non-zeros of a CSC matrix */
+    const int *i;     /* CSC row indices (0-based), NULL when dense */
+    const int *p;     /* CSC column pointers (ncol + 1), NULL when dense */
+} mlss_mat;
+
+/* Index of element (i, j) in a column-major matrix with leading dimension ld. */
+#define IDX(i, j, ld) ((size_t)(i) + (size_t)(ld) * (size_t)(j))
+
+void mat_col_means(const mlss_mat *X, double *mean);
+void gram_cross(const mlss_mat *X, const double *mu, double *G);  /* d x d: Xc'Xc */
+void gram_outer(const mlss_mat *X, const double *mu, double *K);  /* n x n: Xc Xc' */
+void mat_tprod(const mlss_mat *X, const double *mu, const double *B, int k,
+               double *out);                                      /* d x k: Xc'B */
+void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
+              double *out);                                       /* n x k: Xc B */
+void center_gram(int n, double *K);                               /* K <- HKH */
+void symmetrize_upper(int p, double *A);
+
+int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
+                   double *vectors);
+int svd_right(int m, int t, const double *C, double *sv, double *VT);
+int qr_orthonormalize(int t, int r, double *B);
+int chol_solve(int r, double *S, int k, double *B);
+
+/* C = alpha * op(A) op(B) + beta * C, column-major, with BLAS's dgemm. */
+void gemm(char ta, char tb, int m, int n, int k, double alpha, const double *A,
+          int lda, const double *B, int ldb, double beta, double *C, int ldc);
+
+#endif

@@ -1,0 +1,115 @@
+/* MLLS in the rank-t space of the (centred) data.
+ *
+ * With the thin decomposition Xc = U1 diag(s) V1' (t = rank) and
+ * P = diag(s) U1'Yc = V1'Xc'Yc (t x m), every quantity of the closed form
+ * (Ji et al. 2010, Lemma 2.2 and Theorem 2.3) acts on span(V1):
+ *
+ *   a = s^2/n + beta,  b = a + alpha
+ *   D  = sqrt(b / a)             (the scaling of the eigenvectors)
+ *   C  = P' diag(1 / sqrt(a b))  (= Y'U1 diag(Dt) of methods.md)
+ *   G  = Q factor of diag(D) P2[, 1:r], P2 the right singular vectors of C
+ *   Theta' = V1 G
+ *   U  = V1 T,  T = (diag(b) - alpha G G')^{-1} P / n  (Woodbury, below)
+ *   V  = Theta U = G'T
+ *
+ * alpha = Inf: U is confined to span(Theta'); D and C lose a common factor.
+ * beta = Inf: U = 0 and Theta spans the top eigenvectors of X'YY'X.
+ */
+#include <R.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#include "linalg.h"
+#include "mlls_core.h"
+
+/* Theta: G (t x r) from the top right singular vectors of C.  Returns the
+ * number of columns that carry information (r capped at rank(C)). */
+static int mlls_theta(int t, int m, int r, const double *P, const double *e,
+                      const double *D, double *G, int *status)
+{
+    int k = m < t ? m : t, rank = 0;
+    double *C = (double *) R_alloc((size_t) m * t, sizeof(double));
+    double *sv = (double *) R_alloc((size_t) k + 1, sizeof(double));
+    double *VT = (double *) R_alloc((size_t) k * t + 1, sizeof(double));
+
+    for (int i = 0; i < t; i++)
+        for (int l = 0; l < m; l++) C[IDX(l, i, m)] = P[IDX(i, l, t)] * e[i];
+    if (svd_right(m, t, C, sv, VT) != 0) {
+        *status = MLLS_ERR_SVD;
+        return 0;
+    }
+    double tol = (m > t ? m : t) * DBL_EPSILON * (k > 0 ? sv[0] : 0.0);
+    while (rank < k && sv[rank] > tol) rank++;
+    if (r > rank) r = rank;
+    for (int c = 0; c < r; c++)
+        for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, k)];
+    if (qr_orthonormalize(t, r, G) != 0) *status = MLLS_ERR_QR;
+    return r;
+}
+
+int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
+                double alpha, double beta, double *G, double *T, double *V,
+                int *r_used)
+{
+    int status = MLLS_OK;
+    int alpha_inf = !R_FINITE(alpha), beta_inf = !R_FINITE(beta);
+    double *a = (double *) R_alloc((size_t) t + 1, sizeof(double));
+    double *e = (double *) R_alloc((size_t) t + 1, sizeof(double));
+    double *D = (double *) R_alloc((size_t) t + 1, sizeof(double));
+
+    for (int i = 0; i < t; i++) {
+        a[i] = s[i] * s[i] / n + beta;
+        double b = a[i] + alpha;
+        if (beta_inf) {
+            e[i] = 1.0;
+            D[i] = 1.0;
+        } else if (alpha_inf) {
+            e[i] = 1.0 / sqrt(a[i]);
+            D[i] = e[i];
+        } else {
+            e[i] = 1.0 / sqrt(a[i] * b);
+            D[i] = sqrt(b / a[i]);
+        }
+    }
+    r = mlls_theta(t, m, r, P, e, D, G, &status);
+    *r_used = r;
+    if (status != MLLS_OK) return status;
+
+    size_t tm = (size_t) t * m;
+    double *W = (double *) R_alloc((size_t) r * m + 1, sizeof(double));
+    double *S = (double *) R_alloc((size_t) r * r + 1, sizeof(double));
+    double *Gs = (double *) R_alloc((size_t) t * r + 1, sizeof(double));
+
+    if (beta_inf || (alpha_inf && r == 0)) {
+        memset(T, 0, sizeof(double) * tm);
+    } else if (alpha_inf) {
+        /* U = Theta'V with V the ridge fit on Theta X: T = G (G'diag(a)G)^{-1} G'P/n */
+        for (int c = 0; c < r; c++)
+            for (int i = 0; i < t; i++) Gs[IDX(i, c, t)] = a[i] * G[IDX(i, c, t)];
+        gemm('T', 'N', r, r, t, 1.0, G, t, Gs, t, 0.0, S, r);
+        gemm('T', 'N', r, m, t, 1.0 / n, G, t, P, t, 0.0, W, r);
+        if (chol_solve(r, S, m, W) != 0) return MLLS_ERR_CHOL;
+        gemm('N', 'N', t, m, r, 1.0, G, t, W, r, 0.0, T, t);
+    } else {
+        /* (L - alpha GG')^{-1} = L^{-1} + alpha L^{-1}G S^{-1} G'L^{-1} with
+         * S = I - alpha G'L^{-1}G = G' diag(a / b) G, written without the
+         * cancellation of the first form (G'G = I). */
+        for (int l = 0; l < m; l++)
+            for (int i = 0; i < t; i++)
+                T[IDX(i, l, t)] = P[IDX(i, l, t)] / (n * (a[i] + alpha));
+        if (alpha > 0 && r > 0) {
+            for (int c = 0; c < r; c++)
+                for (int i = 0; i < t; i++)
+                    Gs[IDX(i, c, t)] = G[IDX(i, c, t)] * a[i] / (a[i] + alpha);
+            gemm('T', 'N', r, r, t, 1.0, G, t, Gs, t, 0.0, S, r);
+            gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, W, r);
+            if (chol_solve(r, S, m, W) != 0) return MLLS_ERR_CHOL;
+            for (int c = 0; c < r; c++)
+                for (int i = 0; i < t; i++)
+                    Gs[IDX(i, c, t)] = alpha * G[IDX(i, c, t)] / (a[i] + alpha);
+            gemm('N', 'N', t, m, r, 1.0, Gs, t, W, r, 1.0, T, t);
+        }
+    }
+    gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, V, r);
+    return MLLS_OK;
+}

@@ -1,0 +1,8 @@
+/* Per-label thresholds that maximise F1 (Fan & Lin 2007). */
+#ifndef MLSS_THRESHOLDS_CORE_H
+#define MLSS_THRESHOLDS_CORE_H
+
+double f1_threshold(int n, const double *score, const int *y, double *buf, int *idx,
+                    double *best_f1);
+
+#endif

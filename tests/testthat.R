@@ -1,0 +1,4 @@
+library(testthat)
+library(mlss)
+
+test_check("mlss")

@@ -1,0 +1,152 @@
+# MLLS against independent references: the closed form with solve()/eigen(),
+# the special cases of methods.md, and optimality over random subspaces.
+
+test_that("U and Theta match the closed form, dense and sparse, d < n and d > n", {
+  for (dims in list(c(40, 12), c(18, 35))) {
+    p <- random_problem(dims[1], dims[2], m = 6, seed = dims[2])
+    Xs <- sparse_version(p$X, seed = dims[1])
+    for (X in list(Xs, Matrix::Matrix(Xs, sparse = TRUE))) {
+      ref <- ref_mlls(as.matrix(X), p$Y, alpha = 0.4, beta = 0.05, r = 3)
+      for (method in c("primal", "dual")) {
+        fit <- mlls(X, p$Y, alpha = 0.4, beta = 0.05, r = 3, intercept = FALSE,
+                    method = method)
+        expect_lt(rel_diff(fit$U, ref$U), 1e-8)
+        expect_lt(subspace_distance(fit$Theta, ref$Theta), 1e-8)
+        expect_equal(fit$Theta %*% t(fit$Theta), diag(3), tolerance = 1e-12,
+                     ignore_attr = TRUE)
+        expect_equal(fit$V, fit$Theta %*% fit$U, tolerance = 1e-12)
+        expect_equal(fit$W, fit$U - t(fit$Theta) %*% fit$V, tolerance = 1e-12)
+      }
+    }
+  }
+})
+
+test_that("the method picks the primal form for d <= n and the dual for d > n", {
+  p <- random_problem(20, 5, 3, seed = 1)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$method, "primal")
+  p <- random_problem(5, 20, 3, seed = 1)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$method, "dual")
+})
+
+test_that("the intercept is the fit on centred data", {
+  p <- random_problem(30, 8, 4, seed = 3)
+  X <- p$X + rep(c(5, -2, 0, 1, 3, 10, -7, 2), each = 30)
+  for (Xin in list(X, Matrix::Matrix(X, sparse = TRUE))) {
+    for (method in c("primal", "dual")) {
+      fit <- mlls(Xin, p$Y, alpha = 0.2, beta = 0.1, r = 2, method = method)
+      ref <- ref_mlls(scale(X, scale = FALSE), scale(p$Y, scale = FALSE), 0.2, 0.1, 2)
+      expect_lt(rel_diff(fit$U, ref$U), 1e-8)
+      expect_equal(unname(fit$intercept),
+                   colMeans(p$Y) - drop(colMeans(X) %*% ref$U), tolerance = 1e-10)
+      expect_equal(unname(predict(fit, X)),
+                   X %*% ref$U + rep(fit$intercept, each = 30), tolerance = 1e-10,
+                   ignore_attr = TRUE)
+    }
+  }
+})
+
+test_that("the objective is no larger than at 100 random orthonormal Theta", {
+  p <- random_problem(35, 10, 5, seed = 4)
+  alpha <- 0.5; beta <- 0.02
+  fit <- mlls(p$X, p$Y, alpha = alpha, beta = beta, r = 3, intercept = FALSE)
+  best <- ref_objective(p$X, p$Y, alpha, beta, fit$U, fit$Theta)
+  set.seed(5)
+  others <- replicate(100, {
+    Theta <- t(qr.Q(qr(matrix(rnorm(10 * 3), 10, 3))))
+    U <- ref_u_given_theta(p$X, p$Y, alpha, beta, Theta)
+    ref_objective(p$X, p$Y, alpha, beta, U, Theta)
+  })
+  expect_true(all(best <= others + 1e-12))
+  # and the returned U is optimal for the returned Theta
+  expect_lt(rel_diff(fit$U, ref_u_given_theta(p$X, p$Y, alpha, beta, fit$Theta)), 1e-10)
+})
+
+test_that("alpha = 0 is ridge regression; alpha = beta = 0 least squares", {
+  p <- random_problem(40, 9, 4, seed = 6)
+  fit <- mlls(p$X, p$Y, alpha = 0, beta = 0.3, intercept = FALSE)
+  ridge <- solve(crossprod(p$X) / 40 + 0.3 * diag(9), crossprod(p$X, p$Y) / 40)
+  expect_lt(rel_diff(fit$U, ridge), 1e-10)
+  fit <- mlls(p$X, p$Y, alpha = 0, beta = 0, intercept = FALSE)
+  expect_lt(rel_diff(fit$U, qr.solve(p$X, p$Y)), 1e-10)
+  # d > n: the minimum-norm least-squares solution
+  p <- random_problem(8, 20, 3, seed = 7)
+  fit <- mlls(p$X, p$Y, alpha = 0, beta = 0, intercept = FALSE)
+  expect_lt(rel_diff(fit$U, pinv(p$X) %*% p$Y), 1e-8)
+  # and with the intercept, lm() on the columns
+  p <- random_problem(40, 5, 3, seed = 8)
+  fit <- mlls(p$X, p$Y, alpha = 0, beta = 0)
+  expect_equal(coef(fit), coef(lm(p$Y ~ p$X)), tolerance = 1e-10, ignore_attr = TRUE)
+})
+
+test_that("large alpha gives the orthonormalised-PLS subspace", {
+  p <- random_problem(50, 12, 6, seed = 9)
+  X <- p$X; Y <- p$Y; beta <- 0.1
+  S <- solve(crossprod(X) / 50 + beta * diag(12)) %*% crossprod(X, Y) %*% crossprod(Y, X)
+  opls <- t(qr.Q(qr(Re(eigen(S)$vectors[, 1:3]))))
+  inf <- mlls(X, Y, alpha = Inf, beta = beta, r = 3, intercept = FALSE)
+  big <- mlls(X, Y, alpha = 1e8, beta = beta, r = 3, intercept = FALSE)
+  expect_lt(subspace_distance(inf$Theta, opls), 1e-10)
+  expect_lt(subspace_distance(big$Theta, opls), 1e-6)
+  # U lies in the subspace: ridge regression on the projected data
+  Z <- X %*% t(opls)
+  V <- solve(crossprod(Z) / 50 + beta * diag(3), crossprod(Z, Y) / 50)
+  expect_lt(rel_diff(inf$U, t(opls) %*% V), 1e-10)
+  expect_lt(rel_diff(big$U, inf$U), 1e-6)
+  expect_lt(max(abs(inf$W)), 1e-12)
+})
+
+test_that("large beta gives the eigenvectors of X'YY'X", {
+  p <- random_problem(50, 12, 6, seed = 10)
+  ocm <- t(eigen(crossprod(p$X, p$Y) %*% crossprod(p$Y, p$X), symmetric = TRUE)$vectors[, 1:3])
+  inf <- mlls(p$X, p$Y, alpha = 0.5, beta = Inf, r = 3, intercept = FALSE)
+  big <- mlls(p$X, p$Y, alpha = 0.5, beta = 1e9, r = 3, intercept = FALSE)
+  expect_lt(subspace_distance(inf$Theta, ocm), 1e-10)
+  expect_lt(subspace_distance(big$Theta, ocm), 1e-6)
+  expect_true(all(inf$U == 0))
+  expect_lt(max(abs(big$U)), 1e-8)
+})
+
+test_that("r defaults to 5 floor((m - 1) / 5) and is capped at the rank, with a message", {
+  p <- random_problem(60, 15, 12, seed = 11)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$r, 10L)
+  p <- random_problem(60, 15, 3, seed = 11)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$r, 1L)
+  expect_message(fit <- mlls(p$X, p$Y, alpha = 1, beta = 1, r = 5), "using r = 3")
+  expect_identical(fit$r, 3L)
+  expect_identical(dim(fit$Theta), c(3L, 15L))
+  # a repeated label adds no direction: X'Y has rank 3
+  Y <- cbind(p$Y, p$Y[, 1])
+  expect_message(fit <- mlls(p$X, Y, alpha = 1, beta = 1, r = 4), "using r = 3")
+})
+
+test_that("constant labels are kept with a warning and never (always) predicted", {
+  p <- random_problem(30, 5, 3, seed = 12)
+  Y <- p$Y > 0
+  Y[, 2] <- FALSE
+  Y[, 3] <- TRUE
+  expect_warning(expect_warning(fit <- mlls(p$X, Y, alpha = 1, beta = 0.1),
+                                "no positive example"), "positive for every example")
+  expect_identical(unname(fit$thresholds[2:3]), c(Inf, -Inf))
+  pred <- predict(fit, p$X, type = "class")
+  expect_false(any(pred[, 2]))
+  expect_true(all(pred[, 3]))
+  expect_true(all(fit$U[, 2:3] == 0))
+})
+
+test_that("0/1, -1/+1, logical and data-frame labels give the same fit", {
+  p <- random_problem(30, 6, 3, seed = 13)
+  f1 <- mlls(p$X, p$Y, alpha = 0.3, beta = 0.1)
+  f2 <- mlls(p$X, p$Y > 0, alpha = 0.3, beta = 0.1)
+  f3 <- mlls(as.data.frame(p$X), as.data.frame((p$Y + 1) / 2), alpha = 0.3, beta = 0.1)
+  expect_equal(unname(f1$U), unname(f2$U))
+  expect_equal(unname(f1$U), unname(f3$U))
+  expect_identical(f3$labels, c("V1", "V2", "V3"))
+})
+
+test_that("a matrix without variation gives the intercept-only fit", {
+  X <- matrix(1, 10, 3)
+  Y <- rep(c(TRUE, FALSE), 5)
+  expect_warning(fit <- mlls(X, Y, alpha = 1, beta = 1), "no variation")
+  expect_equal(unname(predict(fit, X)[, 1]), rep(0, 10))
+  expect_identical(fit$rank, 0L)
+})
