@@ -131,29 +131,9 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
   y <- as_labels(y, n)
   r <- check_rank(r, ncol(y))
   warn_constant_labels(y)
-  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
-  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
-    stop_arg("'tol' must be a number in [0, 1)")
-  y_pm <- 2 * y - 1
-
-  if (is.null(kernel)) {
-    dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
-    nx <- native_matrix(x)
-    res <- .Call(C_mlls_fit, nx$x, nx$i, nx$p, nx$dim, y_pm, alpha, beta, r,
-                 intercept, dual, as.double(tol))
-    fit <- mlls_linear_parts(res, x, intercept)
-    fit$method <- if (dual) "dual" else "primal"
-  } else {
-    kern <- mlls_kernel_spec(kernel, x, gamma, degree, coef0, intercept)
-    K <- if (kernel == "precomputed") x else kernel_matrix(x, kernel = kernel, gamma = gamma,
-                                                            degree = degree, coef0 = coef0)
-    if (intercept) kern$center <- list(col = colMeans(K), all = mean(K))
-    res <- .Call(C_mlls_fit_gram, K, y_pm, alpha, beta, r, intercept, as.double(tol))
-    fit <- list(A = res$coef, B = res$theta, intercept = res$y_center, kernel = kern,
-                features = if (kernel != "precomputed") colnames(x))
-    fit$method <- "kernel"
-  }
-  mlls_finish(fit, res, y, alpha, beta, r, call)
+  fit <- mlls_solve(x, 2 * y - 1, alpha, beta, r, intercept, kernel, gamma, degree,
+                    coef0, method, tol)
+  mlls_finish(fit, y, alpha, beta, r, call)
 }
 
 #' @rdname mlls
@@ -184,6 +164,39 @@ mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   fit
 }
 
+# The numeric MLLS fit of real-valued targets (n x m) on checked features x
+# (or a checked kernel matrix): the engine behind mlls(), also used by methods
+# that run the MLLS machinery on other targets.  Returns the parts of the
+# model plus `res`, the raw answer of the C routine.
+mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NULL,
+                       gamma = NULL, degree = 2, coef0 = 1, method = "auto",
+                       tol = NULL) {
+  n <- nrow(x)
+  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
+  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
+    stop_arg("'tol' must be a number in [0, 1)")
+  storage.mode(targets) <- "double"
+  if (is.null(kernel)) {
+    dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
+    nx <- native_matrix(x)
+    res <- .Call(C_mlls_fit, nx$x, nx$i, nx$p, nx$dim, targets, alpha, beta,
+                 as.integer(r), intercept, dual, as.double(tol))
+    fit <- mlls_linear_parts(res, x, intercept)
+    fit$method <- if (dual) "dual" else "primal"
+  } else {
+    kern <- mlls_kernel_spec(kernel, x, gamma, degree, coef0, intercept)
+    K <- if (kernel == "precomputed") x else kernel_matrix(x, kernel = kernel, gamma = gamma,
+                                                            degree = degree, coef0 = coef0)
+    if (intercept) kern$center <- list(col = colMeans(K), all = mean(K))
+    res <- .Call(C_mlls_fit_gram, K, targets, alpha, beta, as.integer(r), intercept,
+                 as.double(tol))
+    fit <- list(A = res$coef, B = res$theta, intercept = res$y_center, kernel = kern,
+                features = if (kernel != "precomputed") colnames(x), method = "kernel")
+  }
+  fit$res <- res
+  fit
+}
+
 check_kernel_name <- function(kernel) {
   if (is.null(kernel)) return(NULL)
   choices <- c("linear", "rbf", "poly", "precomputed")
@@ -210,7 +223,8 @@ mlls_linear_parts <- function(res, x, intercept) {
        features = features)
 }
 
-mlls_finish <- function(fit, res, y, alpha, beta, r, call) {
+mlls_finish <- function(fit, y, alpha, beta, r, call) {
+  res <- fit$res
   labels <- colnames(y)
   n <- nrow(y)
   if (res$r < r && length(res$s) > 0)
