@@ -46,8 +46,8 @@ ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
     for (name in names(methods)) {
       model <- methods[[name]](x[!va, , drop = FALSE], y[!va, , drop = FALSE])
       newx <- x[va, , drop = FALSE]
-      m <- ml_metrics(labels[va, , drop = FALSE], score = predict(model, newx, type = "score"),
-                      pred = predict(model, newx, type = "class"), measures = measures)
+      m <- ml_metrics(labels[va, , drop = FALSE], score = stats::predict(model, newx, type = "score"),
+                      pred = stats::predict(model, newx, type = "class"), measures = measures)
       rows[[length(rows) + 1]] <- data.frame(method = name, measure = names(m), fold = k,
                                              value = unlist(m), stringsAsFactors = FALSE)
       if (!is.null(bar)) utils::setTxtProgressBar(bar, length(rows))

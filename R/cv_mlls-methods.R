@@ -7,11 +7,11 @@
 #' @param ... Passed to [predict.mlls()] or [coef.mlls()].
 #' @return As [predict.mlls()] and [coef.mlls()].
 #' @export
-predict.cv_mlls <- function(object, ...) predict(object$fit, ...)
+predict.cv_mlls <- function(object, ...) stats::predict(object$fit, ...)
 
 #' @rdname predict.cv_mlls
 #' @export
-coef.cv_mlls <- function(object, ...) coef(object$fit, ...)
+coef.cv_mlls <- function(object, ...) stats::coef(object$fit, ...)
 
 #' @export
 print.cv_mlls <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {

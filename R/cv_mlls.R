@@ -195,7 +195,12 @@ cv_gram <- function(d, method, gamma, degree, coef0) {
   if (dual) .Call(C_gram_matrix, native_matrix(d$x), d$intercept)
 }
 
-fold_apply <- function(folds, fun, parallel, bar) {
+# lapply() over the folds, in parallel when asked: through future.apply when
+# it is installed (the user's future::plan() decides where), else forked
+# processes of parallel::mclapply().
+fold_apply <- function(folds, fun, parallel, bar,
+                       backend = if (requireNamespace("future.apply", quietly = TRUE))
+                         "future" else "multicore") {
   if (!parallel) {
     return(lapply(folds, function(k) {
       res <- fun(k)
@@ -203,11 +208,9 @@ fold_apply <- function(folds, fun, parallel, bar) {
       res
     }))
   }
-  res <- if (requireNamespace("future.apply", quietly = TRUE)) {
-    future.apply::future_lapply(folds, fun, future.seed = TRUE)
-  } else {
-    parallel::mclapply(folds, fun, mc.cores = getOption("mc.cores", 2L))
-  }
+  res <- switch(backend,
+                future = future.apply::future_lapply(folds, fun, future.seed = TRUE),
+                multicore = parallel::mclapply(folds, fun, mc.cores = getOption("mc.cores", 2L)))
   if (!is.null(bar)) utils::setTxtProgressBar(bar, length(folds))
   res
 }

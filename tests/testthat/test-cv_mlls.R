@@ -107,11 +107,14 @@ test_that("folds are reproducible, foldid is respected, parallel gives the same 
   expect_identical(a$cvfold, b$cvfold)
   c1 <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, foldid = a$foldid, progress = FALSE)
   expect_identical(c1$cvfold, a$cvfold)
-  skip_on_os("windows")
-  withr::local_options(mc.cores = 2)
   par <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, foldid = a$foldid, parallel = TRUE,
                  progress = FALSE)
   expect_equal(par$cvfold, a$cvfold)
+  skip_on_os("windows")
+  op <- options(mc.cores = 2)
+  on.exit(options(op))
+  expect_identical(fold_apply(1:3, function(k) k^2, TRUE, NULL, backend = "multicore"),
+                   list(1, 4, 9))
 })
 
 test_that("the formula interface", {
