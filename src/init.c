@@ -11,6 +11,10 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlls_fit, 11),
     CALLDEF(mlls_fit_gram, 7),
     CALLDEF(f1_thresholds, 2),
+    CALLDEF(arff_header_info, 1),
+    CALLDEF(arff_read_rows, 8),
+    CALLDEF(arff_format_rows, 5),
+    CALLDEF(libsvm_read_rows, 5),
     {NULL, NULL, 0}
 };
 
