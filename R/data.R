@@ -101,8 +101,8 @@ print.mlss_data <- function(x, ...) {
   sparse <- if (inherits(x$x, "sparseMatrix")) " (sparse)" else ""
   cat("Multi-label data '", x$name %||% "", "': ", nrow(x$x), " instances, ",
       ncol(x$x), " features", sparse, ", ", ncol(x$y), " labels\n", sep = "")
-  cat("label cardinality ", format(mean(rowSums(x$y)), digits = 3),
-      ", density ", format(mean(x$y), digits = 3), "\n", sep = "")
+  cat("label cardinality ", format(mean(rowSums(x$y), na.rm = TRUE), digits = 3),
+      ", density ", format(mean(x$y, na.rm = TRUE), digits = 3), "\n", sep = "")
   if (!is.null(x$train))
     cat("split: ", sum(x$train), " training and ", sum(!x$train), " test instances\n",
         sep = "")

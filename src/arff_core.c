@@ -262,6 +262,7 @@ int arff_read_header(const char *buf, size_t len, arff_header *h, parse_status *
     memset(h, 0, sizeof(*h));
     h->attr = (arff_attr *) R_alloc((size_t) cap, sizeof(arff_attr));
     h->relation = arena_copy(&ar, "", 0);
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;  /* a UTF-8 byte order mark */
     while (p < end) {
         p = skip_blank(p, end);
         if (p == end) break;

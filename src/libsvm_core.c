@@ -57,6 +57,7 @@ int libsvm_read(const char *buf, size_t len, int first_index, int max_col,
     const char *p = buf, *end = buf + len;
     size_t line = 1;
     int row = 0, maxc = -1;
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;  /* a UTF-8 byte order mark */
     rs->any_sparse_row = 1;
     while (p < end) {
         const char *b = p;

@@ -118,30 +118,35 @@ int parse_number(const char *p, const char *end, double *val, const char **stop)
     return 1;
 }
 
-int ivec_grow(ivec *a)
+/* Doubles the capacity of a malloc'ed array of elements of `size` bytes;
+ * returns 0 and sets *failed when memory runs out (or ran out before). */
+static int grow(void **v, size_t *cap, size_t size, int *failed)
 {
-    size_t cap = a->cap ? 2 * a->cap : 1024;
-    int *v = a->failed ? NULL : (int *) realloc(a->v, cap * sizeof(int));
-    if (!v) {
-        a->failed = 1;
+    size_t newcap = *cap ? 2 * *cap : 1024;
+    void *w = *failed ? NULL : realloc(*v, newcap * size);
+    if (!w) {
+        *failed = 1;
         return 0;
     }
-    a->v = v;
-    a->cap = cap;
+    *v = w;
+    *cap = newcap;
     return 1;
+}
+
+int ivec_grow(ivec *a)
+{
+    void *v = a->v;
+    int ok = grow(&v, &a->cap, sizeof(int), &a->failed);
+    a->v = (int *) v;
+    return ok;
 }
 
 int dvec_grow(dvec *a)
 {
-    size_t cap = a->cap ? 2 * a->cap : 1024;
-    double *v = a->failed ? NULL : (double *) realloc(a->v, cap * sizeof(double));
-    if (!v) {
-        a->failed = 1;
-        return 0;
-    }
-    a->v = v;
-    a->cap = cap;
-    return 1;
+    void *v = a->v;
+    int ok = grow(&v, &a->cap, sizeof(double), &a->failed);
+    a->v = (double *) v;
+    return ok;
 }
 
 void row_store_init(row_store *rs)

@@ -121,6 +121,13 @@ test_that("quotes, escapes, missing values, weights, tabs, Windows line ends", {
   expect_identical(d$y, cbind(`Swainson's Thrush` = c(TRUE, NA, FALSE)))
 })
 
+test_that("a UTF-8 byte order mark is skipped", {
+  f <- text_file(toy_lines)
+  g <- tempfile(fileext = ".arff")
+  writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)), readBin(f, "raw", file.size(f))), g)
+  expect_identical(read_mulan(g, labels = 2, name = "toy"), read_mulan(f, labels = 2, name = "toy"))
+})
+
 test_that("numbers are read correctly rounded, in every notation", {
   set.seed(1)
   v <- c(rnorm(200) * 10^sample(-30:30, 200, TRUE), 0.1, 0.023016, -0.095436, 1e300, 5e-324,

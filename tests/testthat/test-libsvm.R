@@ -23,6 +23,12 @@ test_that("zero-based indices, a fixed width, the label set and order, dense x",
                paste0(f, ":2: the label 5 is not in 'labels'"), fixed = TRUE)
 })
 
+test_that("a UTF-8 byte order mark is skipped", {
+  f <- tempfile()
+  writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)), charToRaw("1 1:2\n")), f)
+  expect_identical(read_libsvm_ml(f)$y, cbind(`1` = TRUE))
+})
+
 test_that("errors name the file and the line", {
   err <- function(lines, ...) {
     f <- text_file(lines, ext = ".svm")
