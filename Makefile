@@ -12,7 +12,9 @@ LIB     := lib
 demo: install
 	R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) demo/yeast.R
 
+# Objects left by roxygen2's load_all() are built at -O0: never install them.
 install:
+	rm -f src/*.o src/*.so
 	mkdir -p $(LIB)
 	$(R) CMD INSTALL --no-multiarch --library=$(LIB) .
 
@@ -22,7 +24,7 @@ deps:
 	sh tools/install-deps.sh
 
 build:
-	rm -f $(TARBALL)
+	rm -f $(TARBALL) src/*.o src/*.so
 	$(R) CMD build .
 
 # R CMD check exits non-zero only on an ERROR; a WARNING fails here too.
@@ -35,6 +37,7 @@ check: build
 # Regenerate NAMESPACE and man/ from the roxygen comments (needs roxygen2).
 document:
 	$(RSCRIPT) -e 'roxygen2::roxygenise()'
+	rm -f src/*.o src/*.so
 
 # The test suite under valgrind's memcheck, on the installed package.
 valgrind: install

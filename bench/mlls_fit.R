@@ -3,19 +3,12 @@
 # d <= n, XX' when d > n, formed with crossprod/tcrossprod + eigen()) and, for
 # moderate d, LAPACK's SVD of X (svd()).  The goal: a fit within 1.2 x the
 # decomposition.  Run: make bench, or R_LIBS=lib Rscript bench/mlls_fit.R
-library(mlss)
-library(Matrix)
+source(file.path("bench", "common.R"))
 
 n <- 1000
 m <- 20
 ds <- as.integer(strsplit(Sys.getenv("MLSS_BENCH_D", "100,500,1000,2000,5000,10000,20000"), ",")[[1]])
 svd_max_d <- 5000  # svd() of 1000 x 20000 takes minutes with the reference LAPACK
-
-elapsed <- function(expr, reps) {
-  expr <- substitute(expr)
-  env <- parent.frame()
-  median(vapply(seq_len(reps), function(i) system.time(eval(expr, env))[["elapsed"]], 0))
-}
 
 labels_for <- function(X, seed) {
   set.seed(seed)

@@ -17,6 +17,10 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(cv_oof_thresholds_call, 4),
     CALLDEF(ml_metrics_call, 4),
     CALLDEF(cv_measures_call, 5),
+    CALLDEF(arff_header_info, 1),
+    CALLDEF(arff_read_rows, 8),
+    CALLDEF(arff_format_rows, 2),
+    CALLDEF(libsvm_read_rows, 5),
     {NULL, NULL, 0}
 };
 

@@ -4,6 +4,7 @@
 
 #include <Rinternals.h>
 #include "linalg.h"
+#include "textparse.h"
 
 /* glue.c */
 mlss_mat unpack_matrix(SEXP nat);
@@ -28,5 +29,19 @@ SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP
 SEXP cv_oof_thresholds_call(SEXP oof, SEXP y, SEXP foldid, SEXP nfolds);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_measures_call(SEXP oof, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
+
+/* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
+const char *raw_bytes(SEXP raw, size_t *len);
+SEXP status_list(const parse_status *st);
+SEXP rows_result(const row_store *rs, int d, SEXP sparse, SEXP max_density);
+SEXP rows_guard(void);
+row_store *rows_of(SEXP guard);
+void rows_release(SEXP guard);
+SEXP arff_header_info(SEXP bytes);
+SEXP arff_read_rows(SEXP bytes, SEXP role, SEXP target, SEXP values, SEXP omitted,
+                    SEXP ncol, SEXP sparse, SEXP max_density);
+SEXP arff_format_rows(SEXP x, SEXP y);
+SEXP libsvm_read_rows(SEXP bytes, SEXP first_index, SEXP ncol, SEXP sparse,
+                      SEXP max_density);
 
 #endif

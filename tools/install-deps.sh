@@ -3,6 +3,18 @@
 # tests and vignettes use (Suggests) and pandoc.  As root on Debian it takes
 # Debian's prebuilt r-cran-* packages (fast); elsewhere it installs from CRAN.
 set -e
+# mldr (Suggests: the interop tests) is not packaged by Debian.  As root on
+# Debian its dependencies come prebuilt (r-cran-shiny is usually there with
+# testthat already), then mldr itself, pure R, from CRAN: about 20 s in all.
+if ! Rscript -e 'quit(status = !requireNamespace("mldr", quietly = TRUE))' >/dev/null 2>&1; then
+  echo "install-deps: installing mldr"
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      r-cran-xml r-cran-circlize r-cran-shiny
+  fi
+  Rscript -e 'install.packages("mldr", repos = "https://cloud.r-project.org")'
+fi
 PKGS="future.apply knitr rmarkdown testthat"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $PKGS)
 # pandoc builds the vignettes; qpdf is what R CMD check --as-cran asks for.

@@ -1,0 +1,33 @@
+# Shared by the bench scripts: where the data are, the papers' text protocol,
+# and a timer.  Scripts run from the package root with the package installed
+# (make bench), and need ../shared/data (or MLSS_SHARED pointing at it).
+library(mlss)
+library(Matrix)
+options(width = 150)
+
+shared_data <- function(...) {
+  root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
+  path <- file.path(root, "data", ...)
+  if (!file.exists(path)) stop("bench needs ", path, " (set MLSS_SHARED to the shared folder)")
+  path
+}
+
+# The MLLS papers' protocol for the Yahoo collections: labels with >= 100
+# pages, words in >= 5 pages, pages with a label, TF-IDF, unit-length rows;
+# n_train random pages for training, the rest for testing.
+load_yahoo <- function(name = "arts", n_train = 1000, seed = 2008) {
+  file <- shared_data("yahoo", paste0("yahoo_", name, ".arff"))
+  raw <- read_mulan(file, sub("\\.arff$", ".xml", file))
+  d <- tfidf(raw, min_positives = 100, min_docs = 5)
+  set.seed(seed)
+  d$train <- seq_len(nrow(d$x)) %in% sample.int(nrow(d$x), n_train)
+  d$name <- paste0("yahoo_", name)
+  d
+}
+
+# Median elapsed seconds of `reps` evaluations of expr.
+elapsed <- function(expr, reps = 1) {
+  expr <- substitute(expr)
+  env <- parent.frame()
+  median(vapply(seq_len(reps), function(i) system.time(eval(expr, env))[["elapsed"]], 0))
+}

@@ -1,0 +1,78 @@
+# mlss_data(), as_mlss_data() and as_mldr(): conversions worked out by hand,
+# the round trip through mldr, and the argument errors.
+
+test_that("mlss_data() normalises its parts and keeps NA", {
+  d <- mlss_data(matrix(c(1L, NA, 3L, 4L), 2), c(1, 0), name = "n")
+  expect_identical(d$x, matrix(c(1, NA, 3, 4), 2, dimnames = list(NULL, c("Att1", "Att2"))))
+  expect_identical(d$y, cbind(L1 = c(TRUE, FALSE)))
+  expect_identical(mlss_data(diag(2), cbind(a = c(-1, 1), b = c(NA, TRUE)))$y,
+                   cbind(a = c(FALSE, TRUE), b = c(NA, TRUE)))
+  s <- mlss_data(Matrix::Diagonal(3), data.frame(l = factor(c("1", "0", "1"))))
+  expect_s4_class(s$x, "dgCMatrix")
+  expect_identical(s$y, cbind(l = c(TRUE, FALSE, TRUE)))
+  expect_error(mlss_data(letters, TRUE), "'x' must be a numeric matrix, a data frame or a sparse Matrix")
+  expect_error(mlss_data(diag(2), c(TRUE, FALSE, TRUE)), "'x' has 2 rows but 'y' has 3")
+  expect_error(mlss_data(diag(2), c(2, 1)), "the label 'L1' must be logical, 0/1 or -1/\\+1")
+  expect_error(mlss_data(diag(2), c("a", "1")), "the label 'L1' must have the values 0 and 1")
+  expect_error(mlss_data(diag(2), matrix(TRUE, 2, 2, dimnames = list(NULL, c("a", "a")))),
+               "the label names in 'y' are not unique")
+  expect_error(mlss_data(diag(2), c(TRUE, FALSE), train = 1:2), "'train' must be NULL or a logical")
+  expect_error(mlss_data(diag(2), c(TRUE, FALSE), name = 1), "'name' must be NULL or a single string")
+})
+
+test_that("a data frame: labels by name or position, factors as ARFF nominals", {
+  df <- data.frame(h = c(1.5, 0, 2), colour = factor(c("red", "blue", "red"), c("red", "blue")),
+                   bit = factor(c("0", "1", "1")), tall = c(0, 1, 0), blue = c(FALSE, TRUE, NA))
+  d <- as_mlss_data(df, labels = c("tall", "blue"), name = "df")
+  expect_identical(d$x, cbind(h = c(1.5, 0, 2), `colour=red` = c(1, 0, 1),
+                              `colour=blue` = c(0, 1, 0), bit = c(0, 1, 1)))
+  expect_identical(d$y, cbind(tall = c(FALSE, TRUE, FALSE), blue = c(FALSE, TRUE, NA)))
+  expect_identical(as_mlss_data(df, labels = 4:5, name = "df"), d)
+  expect_s4_class(as_mlss_data(df, labels = 4:5, sparse = TRUE)$x, "dgCMatrix")
+  chr <- data.frame(k = c("b", "a", NA), l = c(1, 0, 1))
+  expect_identical(as_mlss_data(chr, labels = "l")$x, cbind(`k=a` = c(0, 1, NA), `k=b` = c(1, 0, NA)))
+  expect_error(as_mlss_data(df), "'labels' must name the label columns")
+  expect_error(as_mlss_data(df, labels = "nope"), "the label 'nope' is not a column of 'data'")
+  expect_error(as_mlss_data(df, labels = 9), "'labels' must be names or positions")
+  expect_error(as_mlss_data(df[4:5], labels = 1:2), "'data' has no feature column")
+  expect_error(as_mlss_data(data.frame(d = Sys.Date(), l = 1), labels = "l"),
+               "the column 'd' is Date, not numeric")
+})
+
+test_that("lists and mlss_data pass through; other things are refused", {
+  d <- mlss_data(diag(2), c(TRUE, FALSE), name = "n")
+  expect_identical(as_mlss_data(d), d)
+  expect_identical(as_mlss_data(unclass(d)), d)
+  expect_error(as_mlss_data(1:3), "'data' must be a data frame, an mldr object")
+})
+
+test_that("as_mldr() and back give the same data", {
+  skip_if_not_installed("mldr")
+  data(emotions, package = "mlss", envir = environment())
+  m <- as_mldr(emotions)
+  expect_s3_class(m, "mldr")
+  expect_identical(m$name, "emotions")
+  expect_identical(rownames(m$labels), colnames(emotions$y))
+  expect_equal(m$labels$count, unname(colSums(emotions$y)))
+  back <- as_mlss_data(m)
+  expect_identical(back$x, emotions$x)
+  expect_identical(back$y, emotions$y)
+  expect_identical(back$name, "emotions")
+  # a sparse x comes back sparse; nominal attributes keep their declared levels
+  s <- mlss_data(Matrix::Matrix(diag(4), sparse = TRUE),
+                 cbind(a = c(TRUE, FALSE, TRUE, FALSE), b = c(TRUE, TRUE, FALSE, FALSE)))
+  expect_identical(as_mlss_data(as_mldr(s, name = "s"))$x, s$x)
+  expect_error(as_mldr(mlss_data(diag(2), c(TRUE, FALSE))), "mldr cannot hold a single label")
+  f <- text_file(c("@relation nom", "@attribute k {z,a}", "@attribute v numeric",
+                   "@attribute w numeric", "@attribute l {0,1}", "@attribute l2 {0,1}", "@data",
+                   "a,1,0.5,1,0", "a,2,0,0,1", "z,3,7,1,1"))
+  ref <- read_mulan(f, labels = c("l", "l2"))
+  m <- mldr::mldr(sub("\\.arff$", "", f), use_xml = FALSE, label_names = c("l", "l2"),
+                  force_read_from_file = TRUE)
+  expect_identical(as_mlss_data(m)$x, ref$x)
+})
+
+test_that("as_mldr() says when mldr is missing", {
+  skip_if(requireNamespace("mldr", quietly = TRUE), "mldr is installed")
+  expect_error(as_mldr(mlss_data(diag(2), c(TRUE, FALSE))), "as_mldr\\(\\) needs the package 'mldr'")
+})
