@@ -15,9 +15,10 @@ void gemm(char ta, char tb, int m, int n, int k, double alpha, const double *A,
           int lda, const double *B, int ldb, double beta, double *C, int ldc)
 {
     if (m == 0 || n == 0) return;
-    if (k == 0) {  /* BLAS would leave C untouched; the product is zero */
+    if (k == 0) {  /* the product is zero; with beta = 0, C may be uninitialised */
         for (int j = 0; j < n; j++)
-            for (int i = 0; i < m; i++) C[IDX(i, j, ldc)] *= beta;
+            for (int i = 0; i < m; i++)
+                C[IDX(i, j, ldc)] = beta == 0.0 ? 0.0 : beta * C[IDX(i, j, ldc)];
         return;
     }
     F77_CALL(dgemm)(&ta, &tb, &m, &n, &k, &alpha, A, &lda, B, &ldb, &beta, C,
