@@ -11,6 +11,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlls_fit, 11),
     CALLDEF(mlls_fit_gram, 7),
     CALLDEF(f1_thresholds, 2),
+    CALLDEF(mddm_fit, 10),
     {NULL, NULL, 0}
 };
 

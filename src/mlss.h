@@ -13,5 +13,7 @@ SEXP mlls_fit(SEXP x, SEXP xi, SEXP xp, SEXP dim, SEXP y, SEXP alpha, SEXP beta,
 SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
                    SEXP intercept, SEXP tol);
 SEXP f1_thresholds(SEXP score, SEXP y);
+SEXP mddm_fit(SEXP x, SEXP xi, SEXP xp, SEXP dim, SEXP labels, SEXP mu, SEXP k,
+              SEXP share, SEXP method, SEXP tol);
 
 #endif
