@@ -72,7 +72,7 @@
 #'   column per label (a vector is a single label).
 #' @param k Dimension of the projection: a whole number >= 1, or a share in
 #'   (0, 1) of the sum of the eigenvalues.
-#' @param mu Weight in [0, 1] of the data covariance in the constraint: 0 for
+#' @param mu Weight, between 0 and 1, of the data covariance in the constraint: 0 for
 #'   orthonormal projection vectors, 1 for uncorrelated projected features.
 #' @param kernel `NULL` or `"linear"` for the linear label kernel \eqn{YY'}, or
 #'   an n x n label kernel matrix.
@@ -245,11 +245,11 @@ label_spectrum <- function(y, kernel, n) {
 
 # Each column with its largest entry (in absolute value) positive, so that a
 # projection does not depend on the signs LAPACK happens to return.
-fix_signs <- function(P) {
-  if (ncol(P) == 0) return(P)
+column_signs <- function(P) {
   big <- P[cbind(apply(abs(P), 2, which.max), seq_len(ncol(P)))]
-  P * rep(ifelse(big < 0, -1, 1), each = nrow(P))
+  ifelse(big < 0, -1, 1)
 }
+fix_signs <- function(P) P * rep(column_signs(P), each = nrow(P))
 
 # The centred data times P, without densifying a sparse x.
 project_data <- function(x, P, center) {

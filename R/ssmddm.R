@@ -85,7 +85,7 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
   y <- as_labels(y, n)
   lab <- label_spectrum(y, kernel, n)
   k <- target_dimension(dimk, lab$values)
-  targets <- sqrt(n) * fix_signs(lab$vectors[, seq_len(k), drop = FALSE])
+  targets <- sqrt(n) * lab$vectors[, seq_len(k), drop = FALSE]
   r <- check_rank(r, k)
   if (r > k) stop_arg("'r' = ", r, " is larger than 'k' = ", k,
                       ": the shared subspace lies in the span of the projection")
@@ -96,14 +96,18 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
   if (res$r < r)
     message("r = ", r, " is more than the problem allows (the rank of X'T after ",
             "centring is ", res$r, "): using r = ", res$r)
-  P <- ls$U
+  # the targets' signs are arbitrary: flip them so that P's columns follow
+  # fix_signs(), as for mddm()
+  flip <- column_signs(ls$U)
+  P <- ls$U * rep(flip, each = nrow(ls$U))
   dimnames(P) <- list(colnames(x), paste0("SSMDDM", seq_len(k)))
   theta_names <- sprintf("theta%d", seq_len(res$r))
   fit <- list(P = P, center = stats::setNames(Matrix::colMeans(x), colnames(x)),
               values = lab$values, k = k, share = sum(lab$values[seq_len(k)]) / sum(lab$values),
               Theta = `dimnames<-`(ls$Theta, list(theta_names, colnames(x))),
-              V = `dimnames<-`(res$V, list(theta_names, colnames(P))),
-              W = `dimnames<-`(ls$W, dimnames(P)), alpha = alpha, beta = beta, r = res$r)
+              V = `dimnames<-`(res$V * rep(flip, each = res$r), list(theta_names, colnames(P))),
+              W = `dimnames<-`(ls$W * rep(flip, each = nrow(P)), dimnames(P)),
+              alpha = alpha, beta = beta, r = res$r)
   fit <- c(fit, reduced_classifier(project_data(x, P, fit$center), y, lambda))
   fit <- c(fit, list(rank = length(res$s), sdev = res$s / sqrt(n), labels = colnames(y),
                      features = colnames(x), nobs = n, kernel = lab$kernel,
