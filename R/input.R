@@ -141,3 +141,28 @@ native_matrix <- function(x) {
   else
     list(x = x, i = NULL, p = NULL, dim = dim(x))
 }
+
+# The formula interface shared by the fitting functions: `call` is the
+# method's match.call(expand.dots = FALSE), whose first argument `x` is the
+# formula.  Returns the feature matrix (factors expanded, no intercept
+# column), the labels, and what predict() needs to rebuild the features.
+model_data <- function(call, na.action, env) {
+  mf <- call
+  names(mf)[names(mf) == "x"] <- "formula"
+  keep <- match(c("formula", "data", "subset"), names(mf), 0L)
+  mf <- mf[c(1L, keep)]
+  mf$na.action <- na.action
+  mf$drop.unused.levels <- TRUE
+  mf[[1L]] <- quote(stats::model.frame)
+  mf <- eval(mf, env)
+  terms <- attr(mf, "terms")
+  y <- stats::model.response(mf)
+  if (is.null(y))
+    stop_arg("the formula has no labels on its left-hand side, e.g. cbind(l1, l2) ~ .")
+  if (is.null(dim(y)))
+    y <- matrix(y, ncol = 1, dimnames = list(NULL, deparse(stats::formula(terms)[[2L]])))
+  xm <- stats::model.matrix(terms, mf)
+  list(x = xm[, colnames(xm) != "(Intercept)", drop = FALSE], y = y,
+       formula_parts = list(terms = terms, xlevels = stats::.getXlevels(terms, mf),
+                            contrasts = attr(xm, "contrasts")))
+}

@@ -141,8 +141,7 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   check_dimension_bound(dimk, min(d, n - 1L, length(lab$values)), "at most")
   if (method == "auto") method <- if (d <= n) "primal" else "dual"
   factor <- lab$vectors %*% diag(sqrt(lab$values), length(lab$values))
-  nx <- native_matrix(x)
-  res <- .Call(C_mddm_fit, nx$x, nx$i, nx$p, nx$dim, factor, mu, dimk$k, dimk$share,
+  res <- .Call(C_mddm_fit, native_matrix(x), factor, mu, dimk$k, dimk$share,
                match(method, c("primal", "dual", "direct")) - 1L, tol)
   rank <- length(res$values)
   if (!is.null(res$s) && length(res$s) == 0)
@@ -167,9 +166,17 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
 #' @rdname mddm
 #' @export
 mddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  parts <- formula_parts(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- mddm.default(parts$x, parts$y, ...)
-  formula_finish(fit, parts, match.call(), quote(mddm))
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- mddm.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(mddm))
+}
+
+# A fit from the default method, with the call of the formula method and what
+# predict() needs to rebuild the features (see model_data(), formula_newx()).
+with_formula <- function(fit, md, call, name) {
+  call[[1L]] <- name
+  fit$call <- call
+  structure(c(unclass(fit), md$formula_parts), class = class(fit))
 }
 
 # The dimension k: a whole number >= 1, or a share in (0, 1).

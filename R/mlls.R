@@ -123,45 +123,31 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
   beta <- check_penalty(beta, "beta")
   if (is.infinite(alpha) && is.infinite(beta))
     stop_arg("'alpha' and 'beta' cannot both be Inf")
-  intercept <- check_flag(intercept, "intercept")
   method <- match.arg(method)
-  kernel <- check_kernel_name(kernel)
-  if (identical(kernel, "precomputed")) x <- check_kernel_matrix(x) else x <- as_features(x)
-  n <- nrow(x)
-  y <- as_labels(y, n)
-  r <- check_rank(r, ncol(y))
-  warn_constant_labels(y)
-  fit <- mlls_solve(x, 2 * y - 1, alpha, beta, r, intercept, kernel, gamma, degree,
-                    coef0, method, tol)
-  mlls_finish(fit, y, alpha, beta, r, call)
+  d <- mlls_inputs(x, y, r, intercept, kernel)
+  warn_constant_labels(d$y)
+  fit <- mlls_solve(d$x, 2 * d$y - 1, alpha, beta, d$r, d$intercept, d$kernel, gamma,
+                    degree, coef0, method, tol)
+  mlls_finish(fit, d$y, alpha, beta, d$r, call)
 }
 
 #' @rdname mlls
 #' @export
 mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  mf <- match.call(expand.dots = FALSE)
-  names(mf)[names(mf) == "x"] <- "formula"
-  keep <- match(c("formula", "data", "subset", "na.action"), names(mf), 0L)
-  mf <- mf[c(1L, keep)]
-  mf$na.action <- na.action
-  mf$drop.unused.levels <- TRUE
-  mf[[1L]] <- quote(stats::model.frame)
-  mf <- eval(mf, parent.frame())
-  terms <- attr(mf, "terms")
-  y <- stats::model.response(mf)
-  if (is.null(y)) stop_arg("the formula has no labels on its left-hand side, e.g. cbind(l1, l2) ~ .")
-  if (is.null(dim(y))) {
-    y <- matrix(y, ncol = 1, dimnames = list(NULL, deparse(stats::formula(terms)[[2L]])))
-  }
-  xm <- stats::model.matrix(terms, mf)
-  xm <- xm[, colnames(xm) != "(Intercept)", drop = FALSE]
-  fit <- mlls.default(xm, y, ...)
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- mlls.default(md$x, md$y, ...)
   fit$call <- match.call()
   fit$call[[1L]] <- quote(mlls)
-  fit$terms <- terms
-  fit$xlevels <- stats::.getXlevels(terms, mf)
-  fit$contrasts <- attr(xm, "contrasts")
-  fit
+  structure(c(unclass(fit), md$formula_parts), class = "mlls")
+}
+
+# The checked inputs of a fit: features (or a kernel matrix), labels, r.
+mlls_inputs <- function(x, y, r, intercept, kernel) {
+  intercept <- check_flag(intercept, "intercept")
+  kernel <- check_kernel_name(kernel)
+  x <- if (identical(kernel, "precomputed")) check_kernel_matrix(x) else as_features(x)
+  y <- as_labels(y, nrow(x))
+  list(x = x, y = y, r = check_rank(r, ncol(y)), intercept = intercept, kernel = kernel)
 }
 
 # The numeric MLLS fit of real-valued targets (n x m) on checked features x
@@ -178,9 +164,8 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
   storage.mode(targets) <- "double"
   if (is.null(kernel)) {
     dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
-    nx <- native_matrix(x)
-    res <- .Call(C_mlls_fit, nx$x, nx$i, nx$p, nx$dim, targets, alpha, beta,
-                 as.integer(r), intercept, dual, as.double(tol))
+    res <- .Call(C_mlls_fit, native_matrix(x), targets, alpha, beta, as.integer(r),
+                 intercept, dual, as.double(tol))
     fit <- mlls_linear_parts(res, x, intercept)
     fit$method <- if (dual) "dual" else "primal"
   } else {

@@ -5,5 +5,6 @@
 #' vignette `vignette("getting-started", package = "mlss")`.
 #'
 #' @keywords internal
+#' @importFrom Matrix colMeans crossprod rowMeans rowSums tcrossprod
 #' @useDynLib mlss, .registration = TRUE, .fixes = "C_"
 "_PACKAGE"

@@ -118,9 +118,9 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
 #' @rdname ssmddm
 #' @export
 ssmddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  parts <- formula_parts(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- ssmddm.default(parts$x, parts$y, ...)
-  formula_finish(fit, parts, match.call(), quote(ssmddm))
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- ssmddm.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(ssmddm))
 }
 
 # The number of targets: k itself, or the smallest k whose eigenvalues reach

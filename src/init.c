@@ -8,10 +8,16 @@
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
 static const R_CallMethodDef CallEntries[] = {
-    CALLDEF(mlls_fit, 11),
+    CALLDEF(mlls_fit, 8),
     CALLDEF(mlls_fit_gram, 7),
     CALLDEF(f1_thresholds, 2),
-    CALLDEF(mddm_fit, 10),
+    CALLDEF(gram_matrix, 2),
+    CALLDEF(cv_mlls_fold_primal, 9),
+    CALLDEF(cv_mlls_fold_gram, 9),
+    CALLDEF(cv_oof_thresholds_call, 4),
+    CALLDEF(ml_metrics_call, 4),
+    CALLDEF(cv_measures_call, 5),
+    CALLDEF(mddm_fit, 7),
     {NULL, NULL, 0}
 };
 

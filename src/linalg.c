@@ -275,31 +275,3 @@ int chol_solve(int r, double *S, int k, double *B)
     F77_CALL(dpotrs)("L", &r, &k, S, &r, B, &r, &info FCONE);
     return info;
 }
-
-/* Thin decomposition of a data matrix through its p x p Gram matrix (upper
- * triangle used, destroyed): the t singular values above sqrt(reltol) times
- * the largest go to s (decreasing), their singular vectors to the first t
- * columns of basis (p x p). */
-int gram_singular(int p, double *gram, double reltol, int *t, double *s, double *basis)
-{
-    int info = sym_eigen_desc(p, gram, reltol, t, s, basis);
-    if (info != 0) return info;
-    for (int i = 0; i < *t; i++) s[i] = sqrt(s[i]);
-    return 0;
-}
-
-/* Prepare X for products with centred columns: the column means go to mean
- * (d); a dense X is replaced by an explicitly centred copy (for accuracy) and
- * NULL is returned, a sparse X is left alone and mean is returned, to be
- * passed to the products that centre implicitly. */
-const double *center_columns(mlss_mat *X, double *mean)
-{
-    int n = X->nrow, d = X->ncol;
-    mat_col_means(X, mean);
-    if (X->i) return mean;
-    double *Xc = (double *) R_alloc((size_t) n * d + 1, sizeof(double));
-    for (int j = 0; j < d; j++)
-        for (int i = 0; i < n; i++) Xc[IDX(i, j, n)] = X->x[IDX(i, j, n)] - mean[j];
-    X->x = Xc;
-    return NULL;
-}

@@ -40,8 +40,4 @@ int chol_solve(int r, double *S, int k, double *B);
 void gemm(char ta, char tb, int m, int n, int k, double alpha, const double *A,
           int lda, const double *B, int ldb, double beta, double *C, int ldc);
 
-/* Thin SVD of a data matrix from its Gram matrix, and column centring. */
-int gram_singular(int p, double *gram, double reltol, int *t, double *s, double *basis);
-const double *center_columns(mlss_mat *X, double *mean);
-
 #endif

@@ -22,6 +22,50 @@
 #include "linalg.h"
 #include "mlls_core.h"
 
+/* Eigendecomposition of a centred Gram matrix (p x p, destroyed) into dec. */
+static int decompose_gram(int p, double *gram, double tol, mlls_decomp *dec)
+{
+    dec->p = p;
+    dec->s = (double *) R_alloc((size_t) p + 1, sizeof(double));
+    dec->basis = (double *) R_alloc((size_t) p * p + 1, sizeof(double));
+    if (sym_eigen_desc(p, gram, tol, &dec->t, dec->s, dec->basis) != 0)
+        return MLLS_ERR_EIGEN;
+    for (int i = 0; i < dec->t; i++) dec->s[i] = sqrt(dec->s[i]);
+    return MLLS_OK;
+}
+
+/* Primal form (d <= n): eigendecomposition of Xc'Xc (d x d), P = V1'Xc'Yc.
+ * X is centred by mu (NULL: X is centred already). */
+int mlls_decompose_primal(const mlss_mat *X, const double *mu, const double *Yc, int m,
+                          double tol, mlls_decomp *dec)
+{
+    int d = X->ncol;
+    double *gram = (double *) R_alloc((size_t) d * d + 1, sizeof(double));
+    double *XtY = (double *) R_alloc((size_t) d * m + 1, sizeof(double));
+    gram_cross(X, mu, gram);
+    int status = decompose_gram(d, gram, tol, dec);
+    if (status != MLLS_OK) return status;
+    mat_tprod(X, mu, Yc, m, XtY);
+    dec->P = (double *) R_alloc((size_t) dec->t * m + 1, sizeof(double));
+    gemm('T', 'N', dec->t, m, d, 1.0, dec->basis, d, XtY, d, 0.0, dec->P, dec->t);
+    return MLLS_OK;
+}
+
+/* Dual form (d > n, kernels): eigendecomposition of the centred n x n Gram
+ * matrix K (destroyed), P = diag(s) U1'Yc. */
+int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
+                        mlls_decomp *dec)
+{
+    int status = decompose_gram(n, K, tol, dec);
+    if (status != MLLS_OK) return status;
+    int t = dec->t;
+    dec->P = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
+    gemm('T', 'N', t, m, n, 1.0, dec->basis, n, Yc, n, 0.0, dec->P, t);
+    for (int l = 0; l < m; l++)
+        for (int i = 0; i < t; i++) dec->P[IDX(i, l, t)] *= dec->s[i];
+    return MLLS_OK;
+}
+
 /* Theta: G (t x r) from the top right singular vectors of C.  Returns the
  * number of columns that carry information (r capped at rank(C)). */
 static int mlls_theta(int t, int m, int r, const double *P, const double *e,

@@ -8,31 +8,66 @@
  * Cutting below every score gives -Inf (always predicted). */
 #include <R.h>
 #include <R_ext/Utils.h>
-#include <string.h>
 #include "thresholds_core.h"
 
+/* The scan behind both entry points.  s_sorted holds the n scores in
+ * decreasing order and order[k] the original index of s_sorted[k]; y and
+ * group are in the original indexing.  Entries whose group equals skip_group
+ * are left out (group = NULL: none), which gives the threshold chosen on the
+ * other cross-validation folds. */
+double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int *y,
+                     const int *group, int skip_group, double *best_f1)
+{
+    int npos = 0, ntot = 0, tp = 0, count = 0;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        if (group && group[i] == skip_group) continue;
+        ntot++;
+        npos += (y[i] != 0);
+    }
+    *best_f1 = 1.0;
+    if (npos == 0) return R_PosInf;
+    if (npos == ntot) return R_NegInf;
+    double best = -1.0, threshold = R_NegInf, prev = 0.0;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        if (group && group[i] == skip_group) continue;
+        if (count > 0 && s_sorted[k] != prev) {  /* cut between prev and this score */
+            double f1 = 2.0 * tp / (double) (count + npos);
+            if (f1 > best) {
+                best = f1;
+                threshold = prev / 2.0 + s_sorted[k] / 2.0;
+            }
+        }
+        count++;
+        tp += (y[i] != 0);
+        prev = s_sorted[k];
+    }
+    double f1_all = 2.0 * tp / (double) (ntot + npos);  /* everything predicted */
+    if (f1_all > best) {
+        best = f1_all;
+        threshold = R_NegInf;
+    }
+    *best_f1 = best;
+    return threshold;
+}
+
+/* Sort the n scores into buf in decreasing order, with idx[k] the original
+ * index of buf[k] (R's quicksort on the negated scores). */
+void sort_decreasing(int n, const double *score, double *buf, int *idx)
+{
+    for (int i = 0; i < n; i++) {
+        buf[i] = -score[i];
+        idx[i] = i;
+    }
+    if (n > 1) R_qsort_I(buf, idx, 1, n);
+    for (int i = 0; i < n; i++) buf[i] = -buf[i];
+}
+
+/* buf (n doubles) and idx (n ints) are scratch. */
 double f1_threshold(int n, const double *score, const int *y, double *buf, int *idx,
                     double *best_f1)
 {
-    int npos = 0, tp = 0, best_k = 0;
-    for (int i = 0; i < n; i++) npos += (y[i] != 0);
-    *best_f1 = 1.0;
-    if (npos == 0) return R_PosInf;
-    if (npos == n) return R_NegInf;
-    memcpy(buf, score, sizeof(double) * (size_t) n);
-    for (int i = 0; i < n; i++) idx[i] = i;
-    revsort(buf, idx, n);  /* decreasing scores */
-    double best = -1.0;
-    for (int k = 1; k <= n; k++) {
-        tp += (y[idx[k - 1]] != 0);
-        if (k < n && buf[k - 1] == buf[k]) continue;
-        double f1 = 2.0 * tp / (double) (k + npos);
-        if (f1 > best) {
-            best = f1;
-            best_k = k;
-        }
-    }
-    *best_f1 = best;
-    if (best_k == n) return R_NegInf;
-    return buf[best_k - 1] / 2.0 + buf[best_k] / 2.0;
+    sort_decreasing(n, score, buf, idx);
+    return f1_cut_sorted(n, buf, idx, y, NULL, 0, best_f1);
 }

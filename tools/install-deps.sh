@@ -3,7 +3,7 @@
 # tests and vignettes use (Suggests) and pandoc.  As root on Debian it takes
 # Debian's prebuilt r-cran-* packages (fast); elsewhere it installs from CRAN.
 set -e
-PKGS="knitr rmarkdown testthat"
+PKGS="future.apply knitr rmarkdown testthat"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $PKGS)
 # pandoc builds the vignettes; qpdf is what R CMD check --as-cran asks for.
 tools=""

@@ -1,0 +1,127 @@
+#' Multi-label evaluation measures
+#'
+#' Computes the measures of the multi-label literature that the given inputs
+#' allow: those of predicted label sets need `pred`, those of rankings need
+#' `score`, the log-likelihood loss needs `prob`.
+#'
+#' @section Definitions:
+#' With \eqn{tp_l}, \eqn{fp_l}, \eqn{fn_l} the counts of label \eqn{l}:
+#' * `macro_f1`: the mean over labels of \eqn{2tp_l / (2tp_l + fp_l + fn_l)};
+#'   `micro_f1`: the same on the counts summed over labels.
+#' * `macro_auc`: the mean over labels of the area under the ROC curve (the
+#'   Mann-Whitney statistic, a tied positive/negative pair counting 1/2);
+#'   `micro_auc`: the AUC of all (instance, label) pairs pooled.
+#' * `hamming_loss`: the share of (instance, label) pairs predicted wrongly;
+#'   `subset_accuracy`: the share of instances whose label set is exactly right.
+#' * `example_f1`, `example_accuracy` (\eqn{|Y \cap P| / |Y \cup P|}{|Y and P| / |Y or P|}),
+#'   `example_precision`, `example_recall`: per instance, then averaged.
+#' * `ranking_loss`: per instance, the share of (relevant, irrelevant) label
+#'   pairs ranked in the wrong order; `average_precision`: per instance, the
+#'   mean over relevant labels of the share of relevant labels ranked at or
+#'   above it; `coverage`: how far down the ranking one must go to cover all
+#'   relevant labels (0 when the best-ranked label is the only relevant one);
+#'   `one_error`: the share of instances whose top-ranked label is irrelevant.
+#' * `log_loss`: the mean over instances of \eqn{-\log p(y_i \mid x_i)}{-log p(y_i | x_i)},
+#'   given the probabilities `prob` a model assigns to the true label vectors
+#'   (the MLCRF paper reports the sum, `n` times this).
+#'
+#' @section Edge cases:
+#' The conventions are those of Mulan (Tsoumakas et al.), so that results can
+#' be compared with the literature:
+#' * F1, precision and recall of empty sets are 1 when nothing is relevant and
+#'   nothing is predicted (\eqn{tp + fp + fn = 0}); precision is 0 when nothing
+#'   is predicted but something is relevant, recall 0 in the reverse case.  So
+#'   a label with no positive in the test part and no positive prediction
+#'   scores F1 = 1, and one with positive predictions scores 0.  Label-based
+#'   measures average over all labels, example-based ones over all instances.
+#' * A label without positives, or without negatives, has no AUC and is left
+#'   out of `macro_auc` (Mulan returns NaN, mldr 0.5); NaN when no label has one.
+#' * Rankings break ties in score by label position, the later label ranking
+#'   first, as Mulan does.
+#' * An instance with no relevant label counts 0 in `ranking_loss` and
+#'   `coverage` and 1 in `one_error`, and is left out of `average_precision`
+#'   (mldr counts it as 1 there).
+#'
+#' @param y True labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
+#' @param score Real-valued scores, n x m (higher means more likely).
+#' @param pred Predicted labels, n x m, coded like `y`.
+#' @param measures Names of the measures to compute; `NULL` for all that the
+#'   inputs allow.  See [measure_names()].
+#' @param prob Probabilities that a model gives to the true label vectors, one
+#'   per instance, for `log_loss`.
+#' @return A named list of numbers.
+#' @references Tsoumakas G., Katakis I. and Vlahavas I. (2010). Mining
+#'   multi-label data. Data Mining and Knowledge Discovery Handbook, 667-685.
+#' @examples
+#' y <- rbind(c(TRUE, FALSE, TRUE), c(FALSE, TRUE, FALSE))
+#' score <- rbind(c(0.9, 0.2, 0.4), c(0.3, 0.8, 0.1))
+#' ml_metrics(y, score = score, pred = score > 0.5)
+#' @export
+ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NULL) {
+  y <- as_labels(y, NROW(y), "y")
+  n <- nrow(y)
+  if (!is.null(score)) score <- check_score_matrix(score, y, "score")
+  if (!is.null(pred)) {
+    pred <- as_labels(pred, n, "pred")
+    if (ncol(pred) != ncol(y)) stop_arg("'pred' must have ", ncol(y), " columns, like 'y'")
+  }
+  if (!is.null(prob)) {
+    if (!is.numeric(prob) || length(prob) != n || anyNA(prob) || any(prob < 0 | prob > 1))
+      stop_arg("'prob' must hold one probability in [0, 1] per instance (", n, ")")
+  }
+  info <- measure_table()
+  have <- c(pred = !is.null(pred), score = !is.null(score), prob = !is.null(prob))
+  if (is.null(measures)) {
+    measures <- info$name[have[info$needs]]
+    if (!length(measures)) stop_arg("give 'score', 'pred' or 'prob'")
+  }
+  unknown <- setdiff(measures, info$name)
+  if (length(unknown))
+    stop_arg("unknown measure '", unknown[1], "'; the measures are ",
+             paste(info$name, collapse = ", "))
+  needs <- info$needs[match(measures, info$name)]
+  if (any(!have[needs]))
+    stop_arg("measure '", measures[!have[needs]][1], "' needs '", needs[!have[needs]][1], "'")
+  values <- numeric(length(measures))
+  native <- needs != "prob"
+  codes <- match(measures[native], info$name) - 1L
+  values[native] <- .Call(C_ml_metrics_call, y, score, pred, codes)
+  if (any(!native)) values[!native] <- -mean(log(prob))
+  stats::setNames(as.list(values), measures)
+}
+
+#' The names of the evaluation measures
+#'
+#' @return A data frame with the `name` of each measure of [ml_metrics()],
+#'   what it `needs` (`"pred"`, `"score"` or `"prob"`) and whether a higher
+#'   value is better (`higher_better`).
+#' @examples
+#' measure_names()
+#' @export
+measure_names <- function() measure_table()
+
+# The order is that of the codes in src/metrics_core.h.
+measure_table <- function() {
+  data.frame(
+    name = c("macro_f1", "micro_f1", "macro_auc", "micro_auc", "hamming_loss",
+             "subset_accuracy", "example_f1", "example_accuracy", "example_precision",
+             "example_recall", "ranking_loss", "average_precision", "coverage",
+             "one_error", "log_loss"),
+    needs = c("pred", "pred", "score", "score", "pred", "pred", "pred", "pred", "pred",
+              "pred", "score", "score", "score", "score", "prob"),
+    higher_better = c(TRUE, TRUE, TRUE, TRUE, FALSE, TRUE, TRUE, TRUE, TRUE, TRUE,
+                      FALSE, TRUE, FALSE, FALSE, FALSE),
+    stringsAsFactors = FALSE)
+}
+
+check_score_matrix <- function(score, y, arg) {
+  if (is.data.frame(score)) score <- as.matrix(score)
+  if (is.vector(score)) score <- matrix(score, ncol = 1)
+  if (!is.matrix(score) || !is.numeric(score))
+    stop_arg("'", arg, "' must be a numeric matrix")
+  if (!identical(dim(score), dim(y)))
+    stop_arg("'", arg, "' must be ", nrow(y), " x ", ncol(y), ", like 'y'")
+  if (anyNA(score)) stop_arg("'", arg, "' contains NA")
+  storage.mode(score) <- "double"
+  score
+}

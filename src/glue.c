@@ -1,0 +1,90 @@
+/* Helpers shared by the .Call glue files.  The R side has normalised the
+ * arguments already, so the checks here are cheap guards against misuse. */
+#include <R.h>
+#include <Rinternals.h>
+#include <string.h>
+#include "mlss.h"
+
+/* A list(x, i, p, dim) made by native_matrix() in R: a dense matrix (i and p
+ * NULL) or the slots of a dgCMatrix. */
+mlss_mat unpack_matrix(SEXP nat)
+{
+    mlss_mat X = {0, 0, NULL, NULL, NULL};
+    if (!Rf_isNewList(nat) || XLENGTH(nat) != 4) Rf_error("internal: expected a native matrix list");
+    SEXP x = VECTOR_ELT(nat, 0), xi = VECTOR_ELT(nat, 1), xp = VECTOR_ELT(nat, 2),
+         dim = VECTOR_ELT(nat, 3);
+    if (!Rf_isInteger(dim) || XLENGTH(dim) != 2) Rf_error("internal: dim must be two integers");
+    X.nrow = INTEGER(dim)[0];
+    X.ncol = INTEGER(dim)[1];
+    if (X.nrow < 1 || X.ncol < 1) Rf_error("internal: empty matrix");
+    if (!Rf_isReal(x)) Rf_error("internal: x must be double");
+    X.x = REAL(x);
+    if (Rf_isNull(xi)) {
+        if (XLENGTH(x) != (R_xlen_t) X.nrow * X.ncol) Rf_error("internal: x has the wrong length");
+        return X;
+    }
+    if (!Rf_isInteger(xi) || !Rf_isInteger(xp) || XLENGTH(xp) != (R_xlen_t) X.ncol + 1)
+        Rf_error("internal: malformed sparse matrix");
+    X.i = INTEGER(xi);
+    X.p = INTEGER(xp);
+    if (X.p[0] != 0 || X.p[X.ncol] != XLENGTH(xi) || XLENGTH(xi) != XLENGTH(x))
+        Rf_error("internal: malformed sparse matrix");
+    return X;
+}
+
+void check_targets(SEXP y, int n)
+{
+    if (!Rf_isReal(y) || !Rf_isMatrix(y) || Rf_nrows(y) != n)
+        Rf_error("internal: the targets must be a double matrix with %d rows", n);
+}
+
+/* Copy of the n x m matrix y with its column means removed (when centre);
+ * the means (or zeros) go to mean. */
+double *center_columns(SEXP y, int centre, double *mean)
+{
+    int n = Rf_nrows(y), m = Rf_ncols(y);
+    double *Yc = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
+    const double *Y = REAL(y);
+    for (int l = 0; l < m; l++) {
+        double s = 0.0;
+        for (int i = 0; i < n; i++) s += Y[IDX(i, l, n)];
+        mean[l] = centre ? s / n : 0.0;
+        for (int i = 0; i < n; i++) Yc[IDX(i, l, n)] = Y[IDX(i, l, n)] - mean[l];
+    }
+    return Yc;
+}
+
+/* The column means of X when centre (else NULL).  A dense X is also centred
+ * explicitly, for accuracy: X->x then points to a centred copy.  A sparse X
+ * is centred implicitly by passing the means to the products of linalg.c;
+ * `X->i ? mu : NULL` is therefore the centring argument those products need. */
+double *centre_features(mlss_mat *X, int centre)
+{
+    if (!centre) return NULL;
+    int n = X->nrow, d = X->ncol;
+    double *mu = (double *) R_alloc((size_t) d + 1, sizeof(double));
+    mat_col_means(X, mu);
+    if (X->i) return mu;
+    double *Xc = (double *) R_alloc((size_t) n * d + 1, sizeof(double));
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < n; i++) Xc[IDX(i, j, n)] = X->x[IDX(i, j, n)] - mu[j];
+    X->x = Xc;
+    return mu;
+}
+
+/* The first `cols` columns of a matrix with `nrow` rows, as a new R matrix. */
+SEXP matrix_head(const double *A, int nrow, int cols)
+{
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, nrow, cols));
+    if ((size_t) nrow * cols > 0) memcpy(REAL(out), A, sizeof(double) * (size_t) nrow * cols);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP numeric_copy(const double *a, int len)
+{
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, len));
+    if (len > 0) memcpy(REAL(out), a, sizeof(double) * (size_t) len);
+    UNPROTECT(1);
+    return out;
+}

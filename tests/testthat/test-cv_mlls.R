@@ -1,0 +1,147 @@
+# cross-validation against refitting mlls() on every fold: the out-of-fold
+# scores, the thresholds, the measures, the chosen pair and the final fit.
+
+cv_problem <- function(n, d, m, seed) {
+  p <- random_problem(n, d, m, seed)
+  # labels that depend on x, so that the grid matters
+  set.seed(seed)
+  B <- matrix(rnorm(d * m), d, m)
+  p$Y <- p$X %*% B + matrix(rnorm(n * m, sd = 2), n) > 0
+  p
+}
+
+refit_oof <- function(X, Y, foldid, alpha, beta, ...) {
+  oof <- matrix(0, nrow(Y), ncol(Y))
+  thr <- matrix(0, ncol(Y), max(foldid))
+  for (k in seq_len(max(foldid))) {
+    va <- foldid == k
+    fit <- mlls(X[!va, , drop = FALSE], Y[!va, , drop = FALSE], alpha = alpha, beta = beta, ...)
+    oof[va, ] <- predict(fit, X[va, , drop = FALSE])
+    thr[, k] <- fit$thresholds
+  }
+  list(oof = oof, thr = thr)
+}
+
+test_that("out-of-fold scores equal refitting mlls() on each fold (primal, dual, sparse, kernel)", {
+  p <- cv_problem(60, 8, 4, seed = 81)
+  q <- cv_problem(30, 45, 3, seed = 82)
+  Xs <- Matrix::Matrix(sparse_version(q$X), sparse = TRUE)
+  cases <- list(list(X = p$X, Y = p$Y, args = list()),
+                list(X = q$X, Y = q$Y, args = list()),
+                list(X = Xs, Y = q$Y, args = list()),
+                list(X = Xs, Y = q$Y, args = list(method = "primal")),
+                list(X = p$X, Y = p$Y, args = list(kernel = "rbf", gamma = 0.2)),
+                list(X = p$X, Y = p$Y, args = list(intercept = FALSE)))
+  for (case in cases) {
+    set.seed(83)
+    cv <- do.call(cv_mlls, c(list(case$X, case$Y, alpha = c(0, 0.1, Inf), beta = c(0.01, 1),
+                                  r = 2, nfolds = 3, keep = TRUE, progress = FALSE), case$args))
+    for (g in c(1, 3, 5, 6)) {
+      ref <- do.call(refit_oof, c(list(case$X, case$Y, cv$foldid, cv$grid$alpha[g],
+                                       cv$grid$beta[g], r = 2), case$args))
+      expect_lt(max(abs(cv$oof[, , g] - ref$oof)), 1e-8)
+    }
+  }
+})
+
+test_that("the measures per fold use the documented thresholds", {
+  p <- cv_problem(80, 6, 3, seed = 84)
+  foldid <- rep(1:4, 20)
+  for (thresholds in c("oof", "train")) {
+    cv <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 1), foldid = foldid, r = 2,
+                  thresholds = thresholds, keep = TRUE, progress = FALSE)
+    for (g in 1:4) {
+      ref <- refit_oof(p$X, p$Y, foldid, cv$grid$alpha[g], cv$grid$beta[g], r = 2)
+      for (k in 1:4) {
+        va <- foldid == k
+        thr <- if (thresholds == "train") ref$thr[, k] else
+          f1_thresholds(ref$oof[!va, ], p$Y[!va, ])$threshold
+        pred <- ref$oof[va, ] > rep(thr, each = sum(va))
+        expect_equal(cv$cvfold[g, k], ml_metrics(p$Y[va, ], pred = pred)$macro_f1)
+      }
+    }
+    expect_equal(unname(cv$cvm), matrix(rowMeans(cv$cvfold), 2, 2), ignore_attr = TRUE)
+    expect_equal(as.vector(cv$cvsd), unname(apply(cv$cvfold, 1, sd)))
+  }
+  # a measure of rankings and one where lower is better
+  cv <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, foldid = foldid, r = 2,
+                measure = "ranking_loss", keep = TRUE, progress = FALSE)
+  expect_false(cv$higher_better)
+  va <- foldid == 2
+  expect_equal(cv$cvfold[2, 2], ml_metrics(p$Y[va, ], score = cv$oof[va, , 2],
+                                           measures = "ranking_loss")$ranking_loss)
+  expect_identical(cv$best, which.min(rowMeans(cv$cvfold)))
+})
+
+test_that("the best pair is refitted on all the data with out-of-fold thresholds", {
+  p <- cv_problem(90, 7, 4, seed = 85)
+  set.seed(86)
+  cv <- cv_mlls(p$X, p$Y, alpha = c(0, 0.01, 1), beta = c(0.001, 0.1, 10), nfolds = 3,
+                keep = TRUE, progress = FALSE)
+  best <- which.max(rowMeans(cv$cvfold))
+  expect_identical(cv$best, best)
+  expect_identical(c(cv$alpha_best, cv$beta_best), unlist(cv$grid[best, ]), ignore_attr = TRUE)
+  fit <- mlls(p$X, p$Y, alpha = cv$alpha_best, beta = cv$beta_best)
+  expect_equal(cv$fit$U, fit$U)
+  expect_equal(cv$fit$thresholds, f1_thresholds(cv$oof[, , best], p$Y)$threshold)
+  expect_equal(predict(cv, p$X), predict(fit, p$X))
+  expect_equal(coef(cv), coef(fit))
+  expect_identical(dimnames(cv$cvm), list(alpha = c("0", "0.01", "1"),
+                                          beta = c("0.001", "0.1", "10")))
+  expect_output(print(cv), "best ridge")
+  # train thresholds keep those of the fit
+  cv2 <- cv_mlls(p$X, p$Y, alpha = cv$alpha_best, beta = cv$beta_best, foldid = cv$foldid,
+                 thresholds = "train", progress = FALSE)
+  expect_equal(cv2$fit$thresholds, fit$thresholds)
+})
+
+test_that("ties between grid points go to the most regularised pair", {
+  expect_identical(best_grid_point(c(1, 1, 0.5, 1), expand.grid(alpha = 1:2, beta = 1:2), TRUE), 4L)
+  expect_identical(best_grid_point(c(1, 1, 0.5, 0.9), expand.grid(alpha = 1:2, beta = 1:2), TRUE), 2L)
+})
+
+test_that("folds are reproducible, foldid is respected, parallel gives the same answer", {
+  p <- cv_problem(60, 5, 3, seed = 87)
+  set.seed(1); a <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, nfolds = 3, progress = FALSE)
+  set.seed(1); b <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, nfolds = 3, progress = FALSE)
+  expect_identical(a$cvfold, b$cvfold)
+  c1 <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, foldid = a$foldid, progress = FALSE)
+  expect_identical(c1$cvfold, a$cvfold)
+  par <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = 1, foldid = a$foldid, parallel = TRUE,
+                 progress = FALSE)
+  expect_equal(par$cvfold, a$cvfold)
+  skip_on_os("windows")
+  op <- options(mc.cores = 2)
+  on.exit(options(op))
+  expect_identical(fold_apply(1:3, function(k) k^2, TRUE, NULL, backend = "multicore"),
+                   list(1, 4, 9))
+})
+
+test_that("the formula interface", {
+  p <- cv_problem(60, 4, 2, seed = 88)
+  df <- data.frame(p$X, a = p$Y[, 1], b = p$Y[, 2])
+  set.seed(2)
+  cv <- cv_mlls(cbind(a, b) ~ ., data = df, alpha = c(0, 1), beta = c(0.1, 1), nfolds = 3,
+                progress = FALSE)
+  cvm <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 1), foldid = cv$foldid,
+                 progress = FALSE)
+  expect_equal(cv$cvfold, cvm$cvfold)
+  expect_equal(predict(cv, df), predict(cvm, p$X), ignore_attr = TRUE)
+})
+
+test_that("bad arguments are errors naming them", {
+  p <- cv_problem(30, 4, 2, seed = 89)
+  expect_error(cv_mlls(p$X, p$Y, alpha = -1), "'alpha' must be a vector of numbers >= 0")
+  expect_error(cv_mlls(p$X, p$Y, beta = c(1, NA)), "'beta' must be")
+  expect_error(cv_mlls(p$X, p$Y, alpha = Inf, beta = Inf), "alpha = Inf with beta = Inf")
+  expect_error(cv_mlls(p$X, p$Y, measure = "log_loss"), "'measure' must be one of")
+  expect_error(cv_mlls(p$X, p$Y, foldid = rep(1:2, 10)), "'foldid' must hold one")
+  expect_error(cv_mlls(p$X, p$Y, foldid = rep(c(1, 3), 15)), "'foldid' must number the folds")
+  expect_error(cv_mlls(p$X, p$Y, thresholds = "test"), "'arg' should be one of")
+  expect_error(cv_mlls(p$X, p$Y, lambda = 1), "unknown argument")
+  y <- p$Y
+  y[, 2] <- FALSE
+  y[1, 2] <- TRUE
+  expect_warning(cv_mlls(p$X, y, alpha = 1, beta = 1, nfolds = 3, progress = FALSE),
+                 "positives in only one fold")
+})

@@ -1,0 +1,65 @@
+# Bad input gets a clear error that names the argument.
+
+p <- random_problem(20, 4, 3, seed = 21)
+
+test_that("NA, NaN and Inf in x or y are errors naming the argument", {
+  X <- p$X; X[3, 2] <- NA
+  expect_error(mlls(X, p$Y, alpha = 1, beta = 1), "'x' contains NA")
+  X[3, 2] <- Inf
+  expect_error(mlls(X, p$Y, alpha = 1, beta = 1), "'x' contains NA, NaN or infinite")
+  Xs <- Matrix::Matrix(p$X, sparse = TRUE); Xs[1, 1] <- NaN
+  expect_error(mlls(Xs, p$Y, alpha = 1, beta = 1), "'x' contains NA")
+  Y <- p$Y; Y[2, 1] <- NA
+  expect_error(mlls(p$X, Y, alpha = 1, beta = 1), "'y' contains NA")
+})
+
+test_that("dimension mismatches and empty input are errors", {
+  expect_error(mlls(p$X, p$Y[-1, ], alpha = 1, beta = 1), "'x' has 20 rows but 'y' has 19")
+  expect_error(mlls(p$X[0, ], p$Y[0, ], alpha = 1, beta = 1), "'x' has no rows")
+  expect_error(mlls(p$X[, 0], p$Y, alpha = 1, beta = 1), "'x' has no columns")
+  expect_error(mlls(p$X, p$Y[, 0], alpha = 1, beta = 1), "'y' has no label columns")
+})
+
+test_that("non-numeric columns and label values are errors naming the column", {
+  df <- data.frame(a = 1:20, b = letters[1:20])
+  expect_error(mlls(df, p$Y, alpha = 1, beta = 1), "column 'b' of 'x' is character")
+  df$b <- factor(df$b)
+  expect_error(mlls(df, p$Y, alpha = 1, beta = 1), "column 'b' of 'x' is factor")
+  expect_error(mlls(matrix(letters[1:20], 20), p$Y, alpha = 1, beta = 1),
+               "'x' must be a numeric matrix")
+  expect_error(mlls(p$X, p$Y * 2, alpha = 1, beta = 1), "found the value 2")
+  expect_error(mlls(p$X, data.frame(a = letters[1:20]), alpha = 1, beta = 1),
+               "label column 'a'")
+})
+
+test_that("penalties, r, intercept and tol are checked", {
+  expect_error(mlls(p$X, p$Y, alpha = -1, beta = 1), "'alpha' must be a single number >= 0")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = NA), "'beta' must be a single number >= 0")
+  expect_error(mlls(p$X, p$Y, alpha = c(1, 2), beta = 1), "'alpha' must be a single")
+  expect_error(mlls(p$X, p$Y, beta = 1), "'alpha' is missing")
+  expect_error(mlls(p$X, p$Y, alpha = Inf, beta = Inf), "cannot both be Inf")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = 1, r = 0), "'r' must be a whole number >= 1")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = 1, r = 1.5), "'r' must be a whole number")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = 1, intercept = NA), "'intercept' must be TRUE or FALSE")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = 1, tol = 2), "'tol' must be a number in")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = 1, kernel = "cubic"), "'kernel' must be NULL or one of")
+  expect_error(mlls(p$X, p$Y, alpha = 1, beta = 1, foo = 3), "unknown argument")
+})
+
+test_that("accepted inputs: integer, logical, data frame, vector label, other Matrix classes", {
+  Xi <- matrix(as.integer(round(p$X * 10)), 20)
+  expect_s3_class(mlls(Xi, p$Y, alpha = 1, beta = 1), "mlls")
+  expect_s3_class(mlls(as.data.frame(p$X), p$Y[, 1] > 0, alpha = 1, beta = 1), "mlls")
+  dense <- mlls(p$X, p$Y, alpha = 1, beta = 0.5)
+  for (X in list(Matrix::Matrix(p$X), methods::as(Matrix::Matrix(p$X, sparse = TRUE), "TsparseMatrix")))
+    expect_equal(mlls(X, p$Y, alpha = 1, beta = 0.5)$U, dense$U, tolerance = 1e-12)
+})
+
+test_that("predict checks its new data", {
+  fit <- mlls(p$X, p$Y, alpha = 1, beta = 1)
+  expect_error(predict(fit), "'newx' is missing")
+  expect_error(predict(fit, p$X[, -1]), "'newx' has 3 columns but the model was fitted on 4")
+  X <- p$X; X[1, 1] <- NA
+  expect_error(predict(fit, X), "'newx' contains NA")
+  expect_error(predict(fit, p$X, type = "class", thresholds = 1:2), "'thresholds' must be one number")
+})

@@ -1,0 +1,58 @@
+# predict, coef, summary, print and the formula interface.
+
+p <- random_problem(40, 5, 3, seed = 51)
+colnames(p$X) <- paste0("f", 1:5)
+colnames(p$Y) <- c("a", "b", "c")
+fit <- mlls(p$X, p$Y, alpha = 0.5, beta = 0.1, r = 2)
+
+test_that("predict gives scores x U + intercept and classes score > threshold", {
+  s <- predict(fit, p$X)
+  expect_equal(s, p$X %*% fit$U + rep(fit$intercept, each = 40), ignore_attr = TRUE)
+  expect_identical(colnames(s), c("a", "b", "c"))
+  cl <- predict(fit, p$X, type = "class")
+  expect_identical(cl, s > rep(fit$thresholds, each = 40))
+  expect_identical(predict(fit, p$X, type = "class", thresholds = 0), s > 0)
+  # the stored training F1 is the F1 of the training predictions
+  f1 <- 2 * colSums(cl & p$Y > 0) / (colSums(cl) + colSums(p$Y > 0))
+  expect_equal(fit$train_f1, f1)
+  # columns are matched by name
+  expect_equal(predict(fit, p$X[, 5:1]), s)
+  bad <- p$X; colnames(bad)[1] <- "zz"
+  expect_error(predict(fit, bad), "column names of 'newx' differ")
+  # sparse new data
+  expect_equal(predict(fit, Matrix::Matrix(p$X, sparse = TRUE)), s, ignore_attr = TRUE)
+})
+
+test_that("coef returns the intercept and U, W, V, Theta", {
+  expect_identical(dim(coef(fit)), c(6L, 3L))
+  expect_identical(rownames(coef(fit))[1], "(Intercept)")
+  expect_identical(coef(fit, "V"), fit$V)
+  expect_identical(coef(fit, "Theta"), fit$Theta)
+  expect_identical(coef(fit, "W"), fit$W)
+})
+
+test_that("print and summary show the fit", {
+  expect_output(print(fit), "MLLS on 40 instances, 5 features, 3 labels")
+  expect_output(print(fit), "shared subspace r = 2")
+  s <- summary(fit)
+  expect_s3_class(s, "summary.mlls")
+  expect_identical(rownames(s$labels), c("a", "b", "c"))
+  expect_equal(s$labels$train_f1, unname(fit$train_f1))
+  expect_true(all(s$labels$shared >= 0 & s$labels$shared <= 1 + 1e-12))
+  expect_output(print(s), "training macro F1")
+})
+
+test_that("the formula interface equals the matrix interface and predicts from data frames", {
+  df <- data.frame(p$X, a = p$Y[, 1] > 0, b = p$Y[, 2] > 0, c = p$Y[, 3] > 0)
+  ff <- mlls(cbind(a, b, c) ~ ., data = df, alpha = 0.5, beta = 0.1, r = 2)
+  expect_equal(ff$U, fit$U)
+  expect_equal(predict(ff, df), predict(fit, p$X), ignore_attr = TRUE)
+  expect_identical(ff$call[[1]], quote(mlls))
+  # factors become indicator columns
+  df$g <- factor(rep(c("u", "v", "w", "u"), 10))
+  fg <- mlls(cbind(a, b) ~ f1 + g, data = df, alpha = 0.5, beta = 0.1)
+  expect_identical(fg$features, c("f1", "gv", "gw"))
+  expect_identical(dim(predict(fg, df[1:3, ])), c(3L, 2L))
+  df$f1[2] <- NA
+  expect_error(mlls(cbind(a, b) ~ f1 + g, data = df, alpha = 0.5, beta = 0.1), "missing values")
+})
