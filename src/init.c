@@ -21,6 +21,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(arff_read_rows, 8),
     CALLDEF(arff_format_rows, 2),
     CALLDEF(libsvm_read_rows, 5),
+    CALLDEF(mddm_fit, 7),
     {NULL, NULL, 0}
 };
 

@@ -1,0 +1,19 @@
+/* MDDM, multi-label dimensionality reduction via dependence maximisation
+ * (Zhang and Zhou 2010), in the rank-t space of the centred data or, for the
+ * direct path, on the d x d matrices of the generalised eigenproblem.  The
+ * equations are those of vignettes/mddm.Rmd (methods.md, section 2). */
+#ifndef MLSS_MDDM_CORE_H
+#define MLSS_MDDM_CORE_H
+
+/* Status codes returned to the glue (0 is success, > 0 is a LAPACK info). */
+#define MDDM_OK 0
+#define MDDM_ERR_SVD -1
+#define MDDM_ERR_EIGEN -2
+
+int mddm_tspace(int t, int q, double mu, const double *s, const double *Q,
+                double ktol, int *rank, double *values, double *F);
+int mddm_direct(int d, int q, double mu, double *G, const double *XtR,
+                double reltol, double ktol, int *rank, double *values, double *P);
+int mddm_choose_k(int rank, const double *values, int k, double share);
+
+#endif
