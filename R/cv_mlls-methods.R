@@ -25,7 +25,7 @@ print.cv_mlls <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   tab <- data.frame(alpha = x$grid$alpha[i], beta = x$grid$beta[i],
                     mean = x$cvm[i], sd = x$cvsd[i], r = x$r, row.names = "best")
   ridge <- which(x$grid$alpha == 0)
-  if (length(ridge) && !i %in% ridge) {
+  if (class(x)[1] == "cv_mlls" && length(ridge) && !i %in% ridge) {
     j <- ridge[best_grid_point(x$cvm[ridge], x$grid[ridge, ], x$higher_better)]
     tab <- rbind(tab, data.frame(alpha = 0, beta = x$grid$beta[j], mean = x$cvm[j],
                                  sd = x$cvsd[j], r = NA, row.names = "best ridge (alpha = 0)"))

@@ -87,82 +87,33 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
   thresholds <- match.arg(thresholds)
   method <- match.arg(method)
-  alpha <- check_grid(alpha, "alpha")
-  beta <- check_grid(beta, "beta")
-  grid <- expand.grid(alpha = alpha, beta = beta)
-  if (any(is.infinite(grid$alpha) & is.infinite(grid$beta)))
-    stop_arg("the grid pairs alpha = Inf with beta = Inf; drop one of them")
-  info <- measure_table()
-  if (!is.character(measure) || length(measure) != 1 || !measure %in% info$name[-nrow(info)])
-    stop_arg("'measure' must be one of ", paste(info$name[-nrow(info)], collapse = ", "))
-  keep <- check_flag(keep, "keep")
-  parallel <- check_flag(parallel, "parallel")
-  progress <- check_flag(progress, "progress")
-
+  cv <- cv_setup(alpha, beta, measure, keep, parallel, progress)
   d <- mlls_inputs(x, y, r, intercept, kernel)
-  n <- nrow(d$y)
   warn_constant_labels(d$y)
-  foldid <- if (is.null(foldid)) ml_folds(d$y, nfolds) else check_foldid(foldid, n)
-  nfolds <- max(foldid)
-  warn_sparse_labels(d$y, foldid)
+  foldid <- cv_foldid(d$y, nfolds, foldid)
   if (is.null(tol)) tol <- max(dim(d$x)) * .Machine$double.eps
 
   # The folds: each decomposed once, all grid points scored on its validation rows.
-  gram <- cv_gram(d, method, gamma, degree, coef0)
   y_pm <- 2 * d$y - 1
-  train_thr <- thresholds == "train"
-  run_fold <- function(k) {
-    va <- which(foldid == k)
-    if (is.null(gram)) {
-      .Call(C_cv_mlls_fold_primal, native_matrix(d$x[-va, , drop = FALSE]),
-            native_matrix(d$x[va, , drop = FALSE]), y_pm[-va, , drop = FALSE],
-            grid$alpha, grid$beta, d$r, d$intercept, as.double(tol), train_thr)
-    } else {
-      .Call(C_cv_mlls_fold_gram, gram, which(foldid != k), y_pm[-va, , drop = FALSE],
-            grid$alpha, grid$beta, d$r, d$intercept, as.double(tol), train_thr)
-    }
-  }
-  bar <- if (progress) utils::txtProgressBar(0, nfolds + 1, style = 3)
-  folds <- fold_apply(seq_len(nfolds), run_fold, parallel, bar)
-
-  oof <- array(0, c(n, ncol(d$y), nrow(grid)),
-               dimnames = list(rownames(d$y), colnames(d$y), grid_names(grid)))
-  for (k in seq_len(nfolds)) oof[foldid == k, , ] <- folds[[k]]$scores
-  thr <- if (train_thr) {
-    simplify2array(lapply(folds, `[[`, "thresholds"), higher = TRUE)
-  } else {
-    .Call(C_cv_oof_thresholds_call, oof, d$y, foldid, nfolds)
-  }
-  code <- match(measure, info$name) - 1L
-  cvfold <- .Call(C_cv_measures_call, oof, d$y, foldid, thr, code)
-  dimnames(cvfold) <- list(grid_names(grid), paste0("fold", seq_len(nfolds)))
-  higher <- info$higher_better[code + 1L]
-  best <- best_grid_point(rowMeans(cvfold), grid, higher)
+  train_out <- if (thresholds == "train") "thresholds" else "nothing"
+  bar <- cv$progress_bar(max(foldid) + 1)
+  folds <- cv_run_folds(d$x, function(tr) y_pm[tr, , drop = FALSE], foldid, cv$grid, d$r,
+                        d$intercept, tol, cv_gram(d, method, gamma, degree, coef0),
+                        train_out, cv$parallel, bar)
+  oof <- cv_stack(folds, "scores", foldid, colnames(d$y), cv$grid)
+  thr <- if (thresholds == "train") simplify2array(lapply(folds, `[[`, "thresholds"), higher = TRUE)
+  cvfold <- cv_score(oof, d$y, foldid, thr, cv)
 
   # The final fit at the best pair.
-  fit <- mlls_solve(d$x, y_pm, grid$alpha[best], grid$beta[best], d$r, d$intercept,
-                    d$kernel, gamma, degree, coef0, method, tol)
-  fit <- mlls_finish(fit, d$y, grid$alpha[best], grid$beta[best], d$r,
-                     fit_call(call, grid$alpha[best], grid$beta[best]))
-  if (!train_thr) {
-    oof_thr <- f1_thresholds(oof[, , best], d$y)
-    fit$thresholds <- oof_thr$threshold
-    fit$oof_f1 <- oof_thr$f1
-  }
-  if (!is.null(bar)) {
-    utils::setTxtProgressBar(bar, nfolds + 1)
-    close(bar)
-  }
-
-  shape <- function(v) matrix(v, length(alpha), length(beta),
-                              dimnames = list(alpha = format_grid(alpha), beta = format_grid(beta)))
-  structure(list(alpha = alpha, beta = beta, cvm = shape(rowMeans(cvfold)),
-                 cvsd = shape(apply(cvfold, 1, stats::sd)), cvfold = cvfold,
-                 alpha_best = grid$alpha[best], beta_best = grid$beta[best], best = best,
-                 grid = grid, measure = measure, higher_better = higher,
-                 thresholds = thresholds, foldid = foldid, oof = if (keep) oof,
-                 fit = fit, rank = vapply(folds, `[[`, 0L, "rank"), r = fit$r, call = call),
-            class = "cv_mlls")
+  best <- best_grid_point(rowMeans(cvfold), cv$grid, cv$higher_better)
+  a <- cv$grid$alpha[best]
+  b <- cv$grid$beta[best]
+  fit <- mlls_solve(d$x, y_pm, a, b, d$r, d$intercept, d$kernel, gamma, degree, coef0,
+                    method, tol)
+  fit <- mlls_finish(fit, d$y, a, b, d$r, fit_call(call, a, b))
+  if (thresholds == "oof") fit <- oof_thresholds(fit, oof[, , best], d$y)
+  cv_close(bar)
+  cv_result(cv, cvfold, best, foldid, thresholds, oof, folds, fit, call, "cv_mlls")
 }
 
 #' @rdname cv_mlls
@@ -174,6 +125,103 @@ cv_mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   cv$call[[1L]] <- quote(cv_mlls)
   cv$fit <- structure(c(unclass(cv$fit), md$formula_parts), class = "mlls")
   cv
+}
+
+# The grid, the measure and the switches every cross-validation shares.
+cv_setup <- function(alpha, beta, measure, keep, parallel, progress) {
+  alpha <- check_grid(alpha, "alpha")
+  beta <- check_grid(beta, "beta")
+  grid <- expand.grid(alpha = alpha, beta = beta)
+  if (any(is.infinite(grid$alpha) & is.infinite(grid$beta)))
+    stop_arg("the grid pairs alpha = Inf with beta = Inf; drop one of them")
+  info <- measure_table()
+  ok <- info$name[info$needs != "prob"]
+  if (!is.character(measure) || length(measure) != 1 || !measure %in% ok)
+    stop_arg("'measure' must be one of ", paste(ok, collapse = ", "))
+  progress <- check_flag(progress, "progress")
+  list(alpha = alpha, beta = beta, grid = grid, measure = measure,
+       code = match(measure, info$name) - 1L,
+       higher_better = info$higher_better[match(measure, info$name)],
+       keep = check_flag(keep, "keep"), parallel = check_flag(parallel, "parallel"),
+       progress_bar = function(steps) if (progress) utils::txtProgressBar(0, steps, style = 3))
+}
+
+cv_foldid <- function(y, nfolds, foldid) {
+  foldid <- if (is.null(foldid)) ml_folds(y, nfolds) else check_foldid(foldid, nrow(y))
+  warn_sparse_labels(y, foldid)
+  foldid
+}
+
+# Every fold decomposed once in C and scored at every grid point.  targets(tr)
+# gives the training targets of the rows tr; gram is the n x n matrix whose
+# blocks the folds decompose, or NULL for the primal form on the rows of x;
+# train_out says what comes back of the training rows besides the validation
+# scores: "nothing", "thresholds" (per label, from the training scores) or
+# "scores" (the training scores).
+cv_run_folds <- function(x, targets, foldid, grid, r, intercept, tol, gram, train_out,
+                         parallel, bar) {
+  out <- match(train_out, c("nothing", "thresholds", "scores")) - 1L
+  run_fold <- function(k) {
+    tr <- which(foldid != k)
+    if (is.null(gram)) {
+      .Call(C_cv_mlls_fold_primal, native_matrix(x[tr, , drop = FALSE]),
+            native_matrix(x[-tr, , drop = FALSE]), targets(tr), grid$alpha, grid$beta,
+            as.integer(r), intercept, as.double(tol), out)
+    } else {
+      .Call(C_cv_mlls_fold_gram, gram, tr, targets(tr), grid$alpha, grid$beta,
+            as.integer(r), intercept, as.double(tol), out)
+    }
+  }
+  fold_apply(seq_len(max(foldid)), run_fold, parallel, bar)
+}
+
+# The folds' validation scores stacked into the n x m x (grid size) array of
+# out-of-fold scores.
+cv_stack <- function(folds, field, foldid, labels, grid) {
+  first <- folds[[1]][[field]]
+  oof <- array(0, c(length(foldid), dim(first)[2], nrow(grid)),
+               dimnames = list(NULL, labels, grid_names(grid)))
+  for (k in seq_along(folds)) oof[foldid == k, , ] <- folds[[k]][[field]]
+  oof
+}
+
+# The measure of every grid point on every fold, the labels of a fold coming
+# from thresholds (m x grid x folds), or from the out-of-fold scores of the
+# other folds when thresholds is NULL.
+cv_score <- function(oof, y, foldid, thresholds, cv) {
+  if (is.null(thresholds))
+    thresholds <- .Call(C_cv_oof_thresholds_call, oof, y, foldid, max(foldid))
+  cvfold <- .Call(C_cv_measures_call, oof, y, foldid, thresholds, cv$code)
+  dimnames(cvfold) <- list(grid_names(cv$grid), paste0("fold", seq_len(max(foldid))))
+  cvfold
+}
+
+# The final fit's thresholds from all out-of-fold scores at the best pair.
+oof_thresholds <- function(fit, oof, y) {
+  res <- f1_thresholds(oof, y)
+  fit$thresholds <- res$threshold
+  fit$oof_f1 <- res$f1
+  fit
+}
+
+cv_close <- function(bar) {
+  if (is.null(bar)) return(invisible())
+  utils::setTxtProgressBar(bar, bar$getVal() + 1)
+  close(bar)
+}
+
+cv_result <- function(cv, cvfold, best, foldid, thresholds, oof, folds, fit, call, class) {
+  shape <- function(v) matrix(v, length(cv$alpha), length(cv$beta),
+                              dimnames = list(alpha = format_grid(cv$alpha),
+                                              beta = format_grid(cv$beta)))
+  structure(list(alpha = cv$alpha, beta = cv$beta, cvm = shape(rowMeans(cvfold)),
+                 cvsd = shape(apply(cvfold, 1, stats::sd)), cvfold = cvfold,
+                 alpha_best = cv$grid$alpha[best], beta_best = cv$grid$beta[best],
+                 best = best, grid = cv$grid, measure = cv$measure,
+                 higher_better = cv$higher_better, thresholds = thresholds,
+                 foldid = foldid, oof = if (cv$keep) oof, fit = fit,
+                 rank = vapply(folds, `[[`, 0L, "rank"), r = fit$r, call = call),
+            class = class)
 }
 
 check_grid <- function(v, arg) {

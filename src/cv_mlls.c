@@ -26,33 +26,44 @@ static void check_grid(SEXP alpha, SEXP beta, SEXP r)
         Rf_error("internal: alpha and beta must be double vectors of one length, r >= 1");
 }
 
+/* What a fold returns besides the validation scores (argument train_out). */
+enum { TRAIN_NOTHING = 0, TRAIN_THRESHOLDS = 1, TRAIN_SCORES = 2 };
+
 /* Run the grid on a decomposed fold and return list(scores = n_va x m x ngrid,
- * thresholds = m x ngrid or NULL, r, rank). */
-static SEXP run_grid(cv_fold *f, SEXP alpha, SEXP beta, int r)
+ * thresholds = m x ngrid or NULL, train_scores = n_tr x m x ngrid or NULL, r,
+ * rank). */
+static SEXP run_grid(cv_fold *f, SEXP alpha, SEXP beta, int r, int train_out)
 {
     int ngrid = (int) XLENGTH(alpha), r_used = 0;
-    const char *names[] = {"scores", "thresholds", "r", "rank", ""};
+    const char *names[] = {"scores", "thresholds", "train_scores", "r", "rank", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP scores = Rf_alloc3DArray(REALSXP, f->n_va, f->m, ngrid);
     SET_VECTOR_ELT(res, 0, scores);
     double *thr = NULL;
-    if (f->Ztr) {
+    if (train_out == TRAIN_THRESHOLDS) {
         SEXP th = Rf_allocMatrix(REALSXP, f->m, ngrid);
         SET_VECTOR_ELT(res, 1, th);
         thr = REAL(th);
+    } else if (train_out == TRAIN_SCORES) {
+        SEXP ts = Rf_alloc3DArray(REALSXP, f->n_tr, f->m, ngrid);
+        SET_VECTOR_ELT(res, 2, ts);
+        f->train_scores = REAL(ts);
+        f->ytr = NULL;
     }
     mlls_stop(cv_fold_grid(f, ngrid, REAL(alpha), REAL(beta), r, REAL(scores), thr,
                            &r_used));
-    SET_VECTOR_ELT(res, 2, Rf_ScalarInteger(r_used));
-    SET_VECTOR_ELT(res, 3, Rf_ScalarInteger(f->t));
+    SET_VECTOR_ELT(res, 3, Rf_ScalarInteger(r_used));
+    SET_VECTOR_ELT(res, 4, Rf_ScalarInteger(f->t));
     UNPROTECT(1);
     return res;
 }
 
 /* Primal form: xtr, xva are the training and validation rows (lists from
- * native_matrix()), ytr the n_tr x m training targets (+1/-1). */
+ * native_matrix()), ytr the n_tr x m training targets (+1/-1 for labels);
+ * train_out: 0, 1 (per-label thresholds on the training scores) or 2 (the
+ * training scores themselves). */
 SEXP cv_mlls_fold_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                         SEXP intercept, SEXP tol, SEXP train_thresholds)
+                         SEXP intercept, SEXP tol, SEXP train_out)
 {
     mlss_mat Xtr = unpack_matrix(xtr), Xva = unpack_matrix(xva);
     int n_tr = Xtr.nrow, n_va = Xva.nrow, m = Rf_ncols(ytr);
@@ -66,24 +77,25 @@ SEXP cv_mlls_fold_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP alpha, SEXP beta, SE
     mlls_decomp dec;
     mlls_stop(mlls_decompose_primal(&Xtr, Xtr.i ? mu : NULL, Yc, m, Rf_asReal(tol), &dec));
 
-    cv_fold f = {dec.t, m, n_tr, n_va, dec.s, dec.P, NULL, NULL, ybar, NULL};
+    cv_fold f = {dec.t, m, n_tr, n_va, dec.s, dec.P, NULL, NULL, ybar, NULL, NULL};
     double *Zva = (double *) R_alloc((size_t) n_va * dec.t + 1, sizeof(double));
     mat_prod(&Xva, mu, dec.basis, dec.t, Zva);  /* (Xva - 1 mu') V1 */
     f.Zva = Zva;
-    if (Rf_asLogical(train_thresholds)) {
+    int mode = Rf_asInteger(train_out);
+    if (mode != TRAIN_NOTHING) {
         double *Ztr = (double *) R_alloc((size_t) n_tr * dec.t + 1, sizeof(double));
         mat_prod(&Xtr, Xtr.i ? mu : NULL, dec.basis, dec.t, Ztr);
         f.Ztr = Ztr;
         f.ytr = labels_01(ytr);
     }
-    return run_grid(&f, alpha, beta, Rf_asInteger(r));
+    return run_grid(&f, alpha, beta, Rf_asInteger(r), mode);
 }
 
 /* Dual form: K is the n x n Gram (or kernel) matrix of all the data, train the
  * sorted 1-based indices of the training rows; the validation rows are the
  * others, in increasing order.  Centring by the training part happens here. */
 SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                       SEXP intercept, SEXP tol, SEXP train_thresholds)
+                       SEXP intercept, SEXP tol, SEXP train_out)
 {
     int n = Rf_nrows(K), n_tr = (int) XLENGTH(train), m = Rf_ncols(ytr);
     int n_va = n - n_tr, centre = Rf_asLogical(intercept);
@@ -136,13 +148,14 @@ SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP
     mlls_stop(mlls_decompose_dual(n_tr, Ktr, Yc, m, Rf_asReal(tol), &dec));
     int t = dec.t;
 
-    cv_fold f = {t, m, n_tr, n_va, dec.s, dec.P, NULL, NULL, ybar, NULL};
+    cv_fold f = {t, m, n_tr, n_va, dec.s, dec.P, NULL, NULL, ybar, NULL, NULL};
     double *Zva = (double *) R_alloc((size_t) n_va * t + 1, sizeof(double));
     gemm('N', 'N', n_va, t, n_tr, 1.0, Kva, n_va, dec.basis, n_tr, 0.0, Zva, n_va);
     for (int c = 0; c < t; c++)  /* Xva_c V1 = K~va U1 diag(1/s) */
         for (int a = 0; a < n_va; a++) Zva[IDX(a, c, n_va)] /= dec.s[c];
     f.Zva = Zva;
-    if (Rf_asLogical(train_thresholds)) {
+    int mode = Rf_asInteger(train_out);
+    if (mode != TRAIN_NOTHING) {
         double *Ztr = (double *) R_alloc((size_t) n_tr * t + 1, sizeof(double));
         for (int c = 0; c < t; c++)  /* Xtr_c V1 = U1 diag(s) */
             for (int a = 0; a < n_tr; a++)
@@ -150,7 +163,7 @@ SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP
         f.Ztr = Ztr;
         f.ytr = labels_01(ytr);
     }
-    return run_grid(&f, alpha, beta, Rf_asInteger(r));
+    return run_grid(&f, alpha, beta, Rf_asInteger(r), mode);
 }
 
 /* The n x n Gram matrix of x (a native_matrix() list), centred by the column

@@ -8,9 +8,11 @@
 #include "thresholds_core.h"
 
 /* For every grid point g, the validation scores Zva T + ybar (n_va x m, slice
- * g of val_scores) and, when the fold has Ztr, the per-label thresholds that
- * maximise F1 on the training scores Ztr T + ybar (column g of the m x ngrid
- * matrix thresholds).  r_used: the subspace dimension after capping. */
+ * g of val_scores) and, when the fold has Ztr, the training scores Ztr T + ybar:
+ * kept in f->train_scores when it is set (methods that put a second stage on
+ * the MLLS scores), and turned into the per-label thresholds that maximise F1
+ * (column g of the m x ngrid matrix thresholds) when f->ytr is set.
+ * r_used: the subspace dimension after capping. */
 int cv_fold_grid(const cv_fold *f, int ngrid, const double *alpha, const double *beta,
                  int r, double *val_scores, double *thresholds, int *r_used)
 {
@@ -20,8 +22,9 @@ int cv_fold_grid(const cv_fold *f, int ngrid, const double *alpha, const double 
     double *V = (double *) R_alloc((size_t) r * m + 1, sizeof(double));
     double *train = NULL, *buf = NULL;
     int *idx = NULL;
-    if (f->Ztr) {
+    if (f->Ztr && !f->train_scores)
         train = (double *) R_alloc((size_t) n_tr * m + 1, sizeof(double));
+    if (f->ytr) {
         buf = (double *) R_alloc((size_t) n_tr + 1, sizeof(double));
         idx = (int *) R_alloc((size_t) n_tr + 1, sizeof(int));
     }
@@ -36,9 +39,11 @@ int cv_fold_grid(const cv_fold *f, int ngrid, const double *alpha, const double 
             for (int i = 0; i < n_va; i++) vs[IDX(i, l, n_va)] = f->ybar[l];
         gemm('N', 'N', n_va, m, t, 1.0, f->Zva, n_va, T, t, 1.0, vs, n_va);
         if (!f->Ztr) continue;
+        if (f->train_scores) train = f->train_scores + (size_t) g * n_tr * m;
         for (int l = 0; l < m; l++)
             for (int i = 0; i < n_tr; i++) train[IDX(i, l, n_tr)] = f->ybar[l];
         gemm('N', 'N', n_tr, m, t, 1.0, f->Ztr, n_tr, T, t, 1.0, train, n_tr);
+        if (!f->ytr) continue;
         for (int l = 0; l < m; l++) {
             double f1;
             thresholds[IDX(l, g, m)] = f1_threshold(n_tr, train + IDX(0, l, n_tr),

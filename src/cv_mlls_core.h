@@ -12,6 +12,7 @@ typedef struct {
     const double *Ztr;   /* n_tr x t: the training rows, U1 diag(s); NULL if unused */
     const double *ybar;  /* m label means of the training part (0 without intercept) */
     const int *ytr;      /* n_tr x m training labels (0/1), for thresholds; or NULL */
+    double *train_scores; /* out: n_tr x m x ngrid training scores; or NULL */
 } cv_fold;
 
 int cv_fold_grid(const cv_fold *f, int ngrid, const double *alpha, const double *beta,

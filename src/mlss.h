@@ -23,9 +23,9 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
 SEXP f1_thresholds(SEXP score, SEXP y);
 SEXP gram_matrix(SEXP x, SEXP centre);
 SEXP cv_mlls_fold_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                         SEXP intercept, SEXP tol, SEXP train_thresholds);
+                         SEXP intercept, SEXP tol, SEXP train_out);
 SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                       SEXP intercept, SEXP tol, SEXP train_thresholds);
+                       SEXP intercept, SEXP tol, SEXP train_out);
 SEXP cv_oof_thresholds_call(SEXP oof, SEXP y, SEXP foldid, SEXP nfolds);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_measures_call(SEXP oof, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);

@@ -1,0 +1,37 @@
+# cross-validated SSMDDM against refitting ssmddm() on every fold.
+
+test_that("out-of-fold scores equal refitting ssmddm() on each fold", {
+  for (dims in list(c(60, 8), c(30, 40))) {
+    p <- random_problem(dims[1], dims[2], 4, seed = dims[2])
+    Y <- p$Y > 0
+    set.seed(5)
+    cv <- cv_ssmddm(p$X, Y, k = 3, r = 2, alpha = c(0, 0.5), beta = c(0.01, 1), nfolds = 3,
+                    keep = TRUE, progress = FALSE, thresholds = "train")
+    for (g in 1:4) {
+      for (f in 1:3) {
+        va <- cv$foldid == f
+        fit <- ssmddm(p$X[!va, ], Y[!va, ], alpha = cv$grid$alpha[g], beta = cv$grid$beta[g],
+                      k = 3, r = 2)
+        expect_lt(max(abs(cv$oof[va, , g] - predict(fit, p$X[va, ], type = "score"))), 1e-8)
+        pred <- predict(fit, p$X[va, ], type = "class")
+        if (g == 4 && f == 2)
+          expect_equal(cv$cvfold[g, f], ml_metrics(Y[va, ], pred = pred)$macro_f1)
+      }
+    }
+    best <- ssmddm(p$X, Y, alpha = cv$alpha_best, beta = cv$beta_best, k = 3, r = 2)
+    expect_equal(predict(cv, p$X), predict(best, p$X))
+  }
+})
+
+test_that("out-of-fold thresholds go to the final classifier; errors", {
+  p <- random_problem(50, 6, 3, seed = 7)
+  set.seed(8)
+  cv <- cv_ssmddm(p$X, p$Y, k = 2, alpha = c(0, 1), beta = 0.1, nfolds = 3, keep = TRUE,
+                  progress = FALSE)
+  expect_s3_class(cv, "cv_ssmddm")
+  expect_equal(cv$fit$classifier$thresholds, f1_thresholds(cv$oof[, , cv$best], p$Y)$threshold)
+  expect_output(print(cv), "best")
+  expect_error(cv_ssmddm(p$X, p$Y, alpha = 1, beta = 1), "'k' is missing")
+  expect_error(cv_ssmddm(p$X, p$Y, k = 2, beta = Inf), "'beta' must be finite")
+  expect_error(cv_ssmddm(p$X, p$Y, k = 2, r = 3), "larger than 'k'")
+})
