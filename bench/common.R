@@ -5,7 +5,7 @@ library(mlss)
 library(Matrix)
 options(width = 150)
 
-shared_data <- function(...) {
+shared_data <- function(...) {  # a path below ../shared/data
   root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
   path <- file.path(root, "data", ...)
   if (!file.exists(path)) stop("bench needs ", path, " (set MLSS_SHARED to the shared folder)")
@@ -29,5 +29,8 @@ load_yahoo <- function(name = "arts", n_train = 1000, seed = 2008) {
 elapsed <- function(expr, reps = 1) {
   expr <- substitute(expr)
   env <- parent.frame()
-  median(vapply(seq_len(reps), function(i) system.time(eval(expr, env))[["elapsed"]], 0))
+  median(vapply(seq_len(reps), function(i) {
+    gc(FALSE)
+    system.time(eval(expr, env))[["elapsed"]]
+  }, 0))
 }

@@ -6,21 +6,19 @@
 #   one R process.  The direct path is measured up to d = MDDM_DIRECT_MAX
 #   (default 3000) and extrapolated beyond, cubically, and labelled so.
 # Part 2: macro F1 on the test parts of yeast and yahoo_arts of MLLS, MDDM +
-#   ridge and SSMDDM, each with its parameters chosen by a simple holdout (2/3
-#   fit, 1/3 validation) on the training part, then refitted on the whole
-#   training part.  (The cross-validation machinery, cv_mlls, is being built on
-#   another branch; this holdout stands in for it.)
+#   ridge and SSMDDM, each with its parameters chosen by 5-fold cross-validation
+#   on the training part (the same folds): cv_mlls() and cv_ssmddm() (one
+#   decomposition per fold), and for MDDM + ridge refits over its small grid;
+#   then refitted on the whole training part.  Thresholds from the training
+#   scores for all three, so that the methods differ only in their subspace.
 #
 # Environment: MDDM_BENCH_PARTS ("1,2" by default), MDDM_DIRECT_MAX.
-library(mlss)
-source(file.path("bench", "helpers", "read-yahoo.R"))
+source(file.path("bench", "common.R"))
 
 parts <- strsplit(Sys.getenv("MDDM_BENCH_PARTS", "1,2"), ",")[[1]]
 direct_max <- as.numeric(Sys.getenv("MDDM_DIRECT_MAX", "3000"))
 cat("mddm benchmark;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
     "; cores:", parallel::detectCores(), "\n")
-
-elapsed <- function(expr) system.time(expr, gcFirst = TRUE)[["elapsed"]]
 
 # The direct reference in plain R: S1 = W0 L W0' by eigen(), W = W0 L^{-1/2},
 # then eigen() of W'S2W; every matrix d x d.
@@ -105,30 +103,17 @@ if ("1" %in% parts) {
 
 # ---- Part 2 -----------------------------------------------------------------
 
-macro_f1 <- function(pred, truth) {
-  tp <- colSums(pred & truth)
-  fp <- colSums(pred & !truth)
-  fn <- colSums(!pred & truth)
-  mean(ifelse(2 * tp + fp + fn == 0, 1, 2 * tp / (2 * tp + fp + fn)))
-}
+test_f1 <- function(fit, x_test, y_test)
+  ml_metrics(y_test, pred = predict(fit, x_test, type = "class"), measures = "macro_f1")$macro_f1
 
-# Pick the grid row with the best validation macro F1 (2/3 fit, 1/3 validation
-# of the training part), refit it on the whole training part, score the test part.
-holdout <- function(name, fit_fun, grid, x, y, x_test, y_test, seed = 1) {
-  set.seed(seed)
-  val <- seq_len(nrow(x)) %in% sample(nrow(x), round(nrow(x) / 3))
-  t0 <- proc.time()[["elapsed"]]
-  f1 <- vapply(seq_len(nrow(grid)), function(i) tryCatch({
-    fit <- suppressMessages(suppressWarnings(do.call(fit_fun, c(list(x[!val, ], y[!val, ]),
-                                                           as.list(grid[i, , drop = FALSE])))))
-    macro_f1(predict(fit, x[val, ], type = "class"), y[val, ])
-  }, error = function(e) NA_real_), numeric(1))
-  best <- grid[which.max(f1), , drop = FALSE]
-  fit <- suppressMessages(suppressWarnings(do.call(fit_fun, c(list(x, y), as.list(best)))))
-  test <- macro_f1(predict(fit, x_test, type = "class"), y_test)
-  data.frame(method = name, chosen = paste(names(best), unlist(best), sep = "=", collapse = " "),
-             grid = nrow(grid), val_macro_f1 = round(max(f1), 4), test_macro_f1 = round(test, 4),
-             seconds = round(proc.time()[["elapsed"]] - t0, 1))
+# MDDM + ridge has no one-decomposition cross-validation: refit on every fold.
+cv_refit <- function(grid, x, y, foldid) {
+  cvm <- vapply(seq_len(nrow(grid)), function(i) mean(vapply(seq_len(max(foldid)), function(f) {
+    va <- foldid == f
+    fit <- suppressWarnings(do.call(mddm, c(list(x[!va, ], y[!va, ]), as.list(grid[i, , drop = FALSE]))))
+    test_f1(fit, x[va, ], y[va, ])
+  }, 0)), 0)
+  list(best = grid[which.max(cvm), , drop = FALSE], cvm = max(cvm))
 }
 
 compare <- function(data) {
@@ -139,28 +124,34 @@ compare <- function(data) {
   m <- ncol(y)
   cat("\n", data$name, ": ", nrow(x), " training and ", nrow(x_test), " test instances, ",
       ncol(x), " features, ", m, " labels\n", sep = "")
-  penalties <- expand.grid(alpha = c(0, 0.01, 0.1, 1), beta = c(1e-4, 1e-3, 1e-2, 1e-1, 1))
-  res <- rbind(
-    holdout("MLLS", mlls, penalties, x, y, x_test, y_test),
-    holdout("MDDM + ridge", mddm,
-            expand.grid(mu = c(0, 0.5, 1), k = c(0.9, m), lambda = c(1e-3, 1e-1)),
-            x, y, x_test, y_test),
-    holdout("SSMDDM", ssmddm,
-            cbind(penalties[rep(seq_len(nrow(penalties)), 2), ],
-                  k = rep(c(0.9, m), each = nrow(penalties))),
-            x, y, x_test, y_test))
+  set.seed(1)
+  foldid <- ml_folds(y, 5)
+  alpha <- c(0, 10^(-6:0))
+  beta <- 10^(-6:0)
+  row <- function(method, chosen, cvm, test, seconds)
+    data.frame(method = method, chosen = chosen, cv_macro_f1 = round(cvm, 4),
+               test_macro_f1 = round(test, 4), seconds = round(seconds, 1))
+  t <- elapsed(cv <- cv_mlls(x, y, alpha, beta, foldid = foldid, thresholds = "train",
+                             progress = FALSE))
+  res <- row("MLLS", sprintf("alpha=%g beta=%g", cv$alpha_best, cv$beta_best),
+             cv$cvm[cv$best], test_f1(cv, x_test, y_test), t)
+  grid <- expand.grid(mu = c(0, 0.5, 1), k = m, lambda = c(1e-3, 1e-2, 1e-1))
+  t <- elapsed(mb <- cv_refit(grid, x, y, foldid))
+  fit <- do.call(mddm, c(list(x, y), as.list(mb$best)))
+  res <- rbind(res, row("MDDM + ridge", paste(names(mb$best), unlist(mb$best), sep = "=", collapse = " "),
+                        mb$cvm, test_f1(fit, x_test, y_test), t))
+  for (k in c(ceiling(m / 2), m)) {
+    t <- elapsed(cs <- cv_ssmddm(x, y, k = k, alpha = alpha, beta = beta, foldid = foldid,
+                                 thresholds = "train", progress = FALSE))
+    res <- rbind(res, row("SSMDDM", sprintf("k=%d alpha=%g beta=%g", k, cs$alpha_best, cs$beta_best),
+                          cs$cvm[cs$best], test_f1(cs, x_test, y_test), t))
+  }
   print(res, row.names = FALSE)
 }
 
 if ("2" %in% parts) {
-  cat("\n== Part 2: macro F1 on the test parts (parameters by holdout on the training part) ==\n")
-  cat("Labels from per-label thresholds maximising the training F1 (all methods).\n")
+  cat("\n== Part 2: macro F1 on the test parts (parameters by 5-fold CV on the training part) ==\n")
   data(yeast)
   compare(yeast)
-  shared <- file.path("..", "shared", "data", "yahoo")
-  if (file.exists(file.path(shared, "yahoo_arts.arff"))) {
-    compare(yahoo_data(file.path(shared, "yahoo_arts.arff"), file.path(shared, "yahoo_arts.xml")))
-  } else {
-    cat("\n../shared/data/yahoo not found: yahoo_arts skipped\n")
-  }
+  compare(load_yahoo("arts"))
 }

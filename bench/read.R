@@ -3,23 +3,15 @@
 # process; the memory of the result against its dgCMatrix; then mlls() on
 # sparse Yahoo Arts (1000 training pages, the papers' protocol) against the
 # same fit on the densified matrix.
-# Run: make bench, or R_LIBS=lib Rscript bench/read.R   (needs ../shared/data)
+# Run: make bench, or R_LIBS=lib Rscript bench/read.R   (needs ../shared/data,
+# or MLSS_SHARED pointing at the shared folder)
 # MLSS_BENCH_MLDR=no skips mldr, =small runs it on yeast only.
-library(mlss)
+source(file.path("bench", "common.R"))
 
-data_dir <- Sys.getenv("MLSS_SHARED_DATA", file.path("..", "shared", "data"))
-if (!dir.exists(data_dir)) stop("no ", data_dir, ": set MLSS_SHARED_DATA")
+data_dir <- shared_data()
 mldr_mode <- Sys.getenv("MLSS_BENCH_MLDR", "all")
 have_mldr <- mldr_mode != "no" && requireNamespace("mldr", quietly = TRUE)
 
-elapsed <- function(expr, reps) {
-  expr <- substitute(expr)
-  env <- parent.frame()
-  median(vapply(seq_len(reps), function(i) {
-    gc(FALSE)
-    system.time(eval(expr, env))[["elapsed"]]
-  }, 0))
-}
 mb <- function(x) as.numeric(utils::object.size(x)) / 2^20
 
 sets <- list(yeast = file.path(data_dir, "mulan", "yeast", "yeast.arff"),
