@@ -7,7 +7,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 LIB     := lib
 
-.PHONY: demo install test deps build check document valgrind bench clean
+.PHONY: demo install test deps build check document valgrind sanitizers bench clean
 
 demo: install
 	R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) demo/yeast.R
@@ -42,6 +42,19 @@ document:
 # The test suite under valgrind's memcheck, on the installed package.
 valgrind: install
 	cd tests && R_LIBS="$(CURDIR)/$(LIB)" $(R) -d "valgrind --error-exitcode=1 --leak-check=full --track-origins=yes" --vanilla -f testthat.R
+
+# The test suite on a build with AddressSanitizer and UBSan (gcc): R itself is
+# not instrumented, so the runtime is preloaded and leak detection is off
+# (valgrind covers leaks).
+SAN_LIB := /tmp/mlss-sanitizers
+sanitizers:
+	rm -f src/*.o src/*.so
+	mkdir -p $(SAN_LIB)
+	printf 'CFLAGS = -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined\nLDFLAGS = -fsanitize=address,undefined\n' > $(SAN_LIB)/Makevars
+	R_MAKEVARS_USER=$(SAN_LIB)/Makevars $(R) CMD INSTALL --no-test-load --library=$(SAN_LIB) .
+	rm -f src/*.o src/*.so
+	cd tests && LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+	  R_LIBS=$(SAN_LIB) $(RSCRIPT) -e "testthat::test_dir('testthat', package = 'mlss', load_package = 'installed', stop_on_failure = TRUE)"
 
 bench: install
 	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done
