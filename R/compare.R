@@ -35,7 +35,7 @@ ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
     stop_arg("'methods' must be a named list of functions function(x, y)")
   n <- NROW(x)
   labels <- as_labels(y, n)
-  foldid <- if (is.null(foldid)) ml_folds(labels, nfolds) else check_foldid(foldid, n)
+  foldid <- cv_foldid(labels, nfolds, foldid)
   bad <- setdiff(measures, measure_table()$name)
   if (length(bad)) stop_arg("unknown measure '", bad[1], "'")
   bar <- if (check_flag(progress, "progress"))
@@ -92,7 +92,8 @@ plot.ml_comparison <- function(x, col = "steelblue4", ...) {
   measures <- levels(droplevels(s$measure))
   methods <- levels(s$method)
   k <- length(measures)
-  op <- graphics::par(mfrow = c(1, k), mar = c(4, if (k) 7 else 4, 3, 1))
+  width <- max(graphics::strwidth(methods, units = "inches", cex = 1.3))
+  op <- graphics::par(mfrow = c(1, k), oma = c(0, width / 0.2 + 1, 0, 0), mar = c(4, 1, 3, 1))
   on.exit(graphics::par(op))
   for (i in seq_len(k)) {
     si <- s[s$measure == measures[i], ]
@@ -101,12 +102,15 @@ plot.ml_comparison <- function(x, col = "steelblue4", ...) {
     pos <- match(si$method, methods)
     lim <- range(mu - sdv, mu + sdv, na.rm = TRUE)
     args <- utils::modifyList(list(x = mu, y = pos, xlim = lim, ylim = c(0.5, length(methods) + 0.5),
-                                   yaxt = "n", pch = 19, col = col, xlab = "",
+                                   type = "n", yaxt = "n", xlab = "mean +- sd over folds",
                                    ylab = "", main = gsub("_", " ", measures[i])), list(...))
     do.call(graphics::plot, args)
+    graphics::abline(h = seq_along(methods), col = "grey90")
     graphics::segments(mu - sdv, pos, mu + sdv, pos, col = col, lwd = 2)
-    graphics::axis(2, at = seq_along(methods), labels = methods, las = 1)
-    graphics::abline(h = seq_along(methods), col = "grey90", lty = 3)
+    graphics::points(mu, pos, pch = 19, col = col, cex = 1.3)
+    if (i == 1)
+      graphics::axis(2, at = seq_along(methods), labels = methods, las = 1, outer = FALSE,
+                     cex.axis = 1.3)
   }
   invisible(x)
 }

@@ -280,6 +280,7 @@ warn_sparse_labels <- function(y, foldid) {
 
 best_grid_point <- function(cvm, grid, higher) {
   score <- if (higher) cvm else -cvm
+  score[is.na(score)] <- -Inf  # a measure undefined on some fold never wins
   cand <- which(score == max(score))
   cand[order(-grid$beta[cand], -grid$alpha[cand])][1]
 }

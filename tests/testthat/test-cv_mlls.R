@@ -98,6 +98,7 @@ test_that("the best pair is refitted on all the data with out-of-fold thresholds
 test_that("ties between grid points go to the most regularised pair", {
   expect_identical(best_grid_point(c(1, 1, 0.5, 1), expand.grid(alpha = 1:2, beta = 1:2), TRUE), 4L)
   expect_identical(best_grid_point(c(1, 1, 0.5, 0.9), expand.grid(alpha = 1:2, beta = 1:2), TRUE), 2L)
+  expect_identical(best_grid_point(c(NaN, 1, 0.5, 0.9), expand.grid(alpha = 1:2, beta = 1:2), FALSE), 3L)
 })
 
 test_that("folds are reproducible, foldid is respected, parallel gives the same answer", {
