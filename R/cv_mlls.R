@@ -97,7 +97,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   d <- mlls_inputs(x, y, r, intercept, kernel)
   warn_constant_labels(d$y)
   foldid <- cv_foldid(d$y, nfolds, foldid)
-  if (is.null(tol)) tol <- max(dim(d$x)) * .Machine$double.eps
+  tol <- check_tol(tol, d$x)
 
   # The folds: each decomposed once, all grid points scored on its validation rows.
   y_pm <- 2 * d$y - 1

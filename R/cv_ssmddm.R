@@ -49,7 +49,7 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
   r <- check_rank(r, k)
   if (r > k) stop_arg("'r' = ", r, " is larger than 'k' = ", k)
   foldid <- cv_foldid(y, nfolds, foldid)
-  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
+  tol <- check_tol(tol, x)
 
   # The targets of a training part: its own MDDM label eigenvectors.
   targets <- function(tr) {
@@ -94,8 +94,7 @@ projected_ridge <- function(fold, ytr, lambda) {
   for (g in seq_len(ngrid)) {
     ztr <- matrix(fold$train_scores[, , g], nrow(ytr))
     zva <- matrix(fold$scores[, , g], dim(fold$scores)[1])
-    s <- sqrt(mean(ztr^2))
-    if (!(s > 0)) s <- 1
+    s <- rms_scale(ztr)
     ridge <- mlls_solve(ztr / s, 2 * ytr - 1, 0, lambda, 1L)
     scores[, , g] <- (zva / s) %*% ridge$U + rep(ridge$intercept, each = nrow(scores))
     thresholds[, g] <- .Call(C_f1_thresholds, ridge$res$fitted, ytr)$threshold

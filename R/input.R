@@ -134,6 +134,14 @@ check_newx_columns <- function(newx, features, d) {
   newx
 }
 
+# Relative tolerance below which eigenvalues of a Gram matrix count as zero.
+check_tol <- function(tol, x) {
+  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
+  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
+    stop_arg("'tol' must be a number in [0, 1)")
+  as.numeric(tol)
+}
+
 # Arguments for the C glue: the slots of a dgCMatrix or a dense matrix.
 native_matrix <- function(x) {
   if (inherits(x, "dgCMatrix"))

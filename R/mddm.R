@@ -210,13 +210,6 @@ check_lambda <- function(lambda) {
   lambda
 }
 
-check_tol <- function(tol, x) {
-  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
-  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
-    stop_arg("'tol' must be a number in [0, 1)")
-  as.numeric(tol)
-}
-
 # The eigendecomposition of the centred label kernel HLH = vectors diag(values)
 # vectors', non-zero eigenvalues only: from the SVD of the centred label matrix
 # for the linear kernel L = YY', from eigen() for a user's kernel matrix.
@@ -265,12 +258,18 @@ project_data <- function(x, P, center) {
   z
 }
 
+# The root mean square of the projected data (1 if it is zero), which the
+# classifier divides them by so that lambda means the same at every scale.
+rms_scale <- function(z) {
+  s <- sqrt(mean(z^2))
+  if (s > 0) s else 1
+}
+
 # The classifier on top of a projection: per-label ridge regression of the
 # labels on the projected training data divided by their root mean square, with
 # F1-maximising thresholds (an mlls() fit with alpha = 0).
 reduced_classifier <- function(z, y, lambda) {
-  scale <- sqrt(mean(z^2))
-  if (!(scale > 0)) scale <- 1
+  scale <- rms_scale(z)
   z <- z / scale
   list(classifier = mlls.default(z, y, alpha = 0, beta = lambda, r = 1L),
        scale = scale, lambda = lambda)

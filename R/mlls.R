@@ -158,9 +158,7 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
                        gamma = NULL, degree = 2, coef0 = 1, method = "auto",
                        tol = NULL) {
   n <- nrow(x)
-  if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
-  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
-    stop_arg("'tol' must be a number in [0, 1)")
+  tol <- check_tol(tol, x)
   storage.mode(targets) <- "double"
   if (is.null(kernel)) {
     dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
