@@ -90,7 +90,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
                             method = c("auto", "primal", "dual"), tol = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(cv_mlls)
-  if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
+  check_no_dots(...)
   thresholds <- match.arg(thresholds)
   method <- match.arg(method)
   cv <- cv_setup(alpha, beta, measure, keep, parallel, progress)

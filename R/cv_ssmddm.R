@@ -34,7 +34,7 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
                       parallel = FALSE, progress = interactive(),
                       method = c("auto", "primal", "dual"), tol = NULL, ...) {
   call <- match.call()
-  if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
+  check_no_dots(...)
   thresholds <- match.arg(thresholds)
   method <- match.arg(method)
   cv <- cv_setup(alpha, beta, measure, keep, parallel, progress)

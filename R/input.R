@@ -3,6 +3,18 @@
 
 stop_arg <- function(...) stop(..., call. = FALSE)
 
+# Arguments a function does not know (it takes `...` only to allow methods):
+# an error naming them, where R would otherwise drop them without a word.
+# Called as check_no_dots(...); the arguments are not evaluated.
+check_no_dots <- function(...) {
+  if (!...length()) return(invisible())
+  args <- match.call(expand.dots = FALSE)$...
+  nm <- names(args)
+  if (is.null(nm)) nm <- rep("", length(args))
+  nm[nm == ""] <- vapply(args[nm == ""], function(a) paste(deparse(a, nlines = 1L), collapse = ""), "")
+  stop_arg("unknown argument(s): ", paste(nm, collapse = ", "))
+}
+
 # Features: a numeric matrix, a data frame of numeric (or logical) columns, or
 # a sparse Matrix (returned as a dgCMatrix, never densified).
 as_features <- function(x, arg = "x") {

@@ -127,7 +127,7 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
                          ...) {
   call <- match.call()
   call[[1L]] <- quote(mddm)
-  if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
+  check_no_dots(...)
   dimk <- check_dimension(k)
   mu <- check_mu(mu)
   lambda <- check_lambda(lambda)

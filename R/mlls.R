@@ -118,7 +118,7 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
                          method = c("auto", "primal", "dual"), tol = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(mlls)
-  if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
+  check_no_dots(...)
   alpha <- check_penalty(alpha, "alpha")
   beta <- check_penalty(beta, "beta")
   if (is.infinite(alpha) && is.infinite(beta))

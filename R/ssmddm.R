@@ -73,7 +73,7 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
                            method = c("auto", "primal", "dual"), tol = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(ssmddm)
-  if (...length()) stop_arg("unknown argument(s): ", paste(names(list(...)), collapse = ", "))
+  check_no_dots(...)
   alpha <- check_penalty(alpha, "alpha")
   beta <- check_penalty(beta, "beta")
   if (is.infinite(beta)) stop_arg("'beta' must be finite: beta = Inf shrinks the projection to zero")
