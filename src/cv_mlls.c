@@ -1,7 +1,9 @@
 /* .Call glue for cross-validated MLLS.  Each fold is decomposed once (the
  * primal d x d form from its rows of x, or the dual form from its block of a
- * Gram or kernel matrix computed once for all folds); cv_fold_grid() then
- * scores the fold's validation rows at every (alpha, beta). */
+ * Gram or kernel matrix computed once for all folds) into a list, the fold's
+ * state, that the R engine keeps; cv_mlls_score() then scores the fold's rows
+ * at one (alpha, beta) from that state.  cv_point_thresholds_call() gives the
+ * out-of-fold thresholds of one grid point, for every method. */
 #include <R.h>
 #include <Rinternals.h>
 #include <string.h>
@@ -10,66 +12,50 @@
 #include "cv_mlls_core.h"
 #include "mlss.h"
 
-/* The n x m labels as 0/1 ints: targets are +1/-1. */
-static int *labels_01(SEXP y)
-{
-    R_xlen_t len = XLENGTH(y);
-    int *out = (int *) R_alloc((size_t) len + 1, sizeof(int));
-    for (R_xlen_t k = 0; k < len; k++) out[k] = REAL(y)[k] > 0;
-    return out;
-}
-
-static void check_grid(SEXP alpha, SEXP beta, SEXP r)
-{
-    if (!Rf_isReal(alpha) || !Rf_isReal(beta) || XLENGTH(alpha) != XLENGTH(beta) ||
-        XLENGTH(alpha) < 1 || Rf_asInteger(r) < 1)
-        Rf_error("internal: alpha and beta must be double vectors of one length, r >= 1");
-}
-
-/* What a fold returns besides the validation scores (argument train_out). */
+/* What a fold keeps besides the validation rows (argument train_out). */
 enum { TRAIN_NOTHING = 0, TRAIN_THRESHOLDS = 1, TRAIN_SCORES = 2 };
 
-/* Run the grid on a decomposed fold and return list(scores = n_va x m x ngrid,
- * thresholds = m x ngrid or NULL, train_scores = n_tr x m x ngrid or NULL, r,
- * rank). */
-static SEXP run_grid(cv_fold *f, SEXP alpha, SEXP beta, int r, int train_out)
+/* The fold's state: the decomposition's s and P (and P P' when m > t, for
+ * the rank-t algebra), the validation rows in the basis, the training rows
+ * when train_out asks for them, the label means, and the 0/1 training labels
+ * when thresholds come from the training scores. */
+static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const double *Zva,
+                       const double *Ztr, const double *ybar, SEXP ytr, int train_out)
 {
-    int ngrid = (int) XLENGTH(alpha), r_used = 0;
-    const char *names[] = {"scores", "thresholds", "train_scores", "r", "rank", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP scores = Rf_alloc3DArray(REALSXP, f->n_va, f->m, ngrid);
-    SET_VECTOR_ELT(res, 0, scores);
-    double *thr = NULL;
-    if (train_out == TRAIN_THRESHOLDS) {
-        SEXP th = Rf_allocMatrix(REALSXP, f->m, ngrid);
-        SET_VECTOR_ELT(res, 1, th);
-        thr = REAL(th);
-    } else if (train_out == TRAIN_SCORES) {
-        SEXP ts = Rf_alloc3DArray(REALSXP, f->n_tr, f->m, ngrid);
-        SET_VECTOR_ELT(res, 2, ts);
-        f->train_scores = REAL(ts);
-        f->ytr = NULL;
+    int t = dec->t;
+    const char *names[] = {"s", "P", "PPt", "Zva", "Ztr", "ybar", "ytr", "n_tr", ""};
+    SEXP st = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(st, 0, numeric_copy(dec->s, t));
+    SET_VECTOR_ELT(st, 1, matrix_head(dec->P, t, m));
+    if (m > t) {
+        SEXP PPt = Rf_allocMatrix(REALSXP, t, t);
+        SET_VECTOR_ELT(st, 2, PPt);
+        gemm('N', 'T', t, t, m, 1.0, dec->P, t, dec->P, t, 0.0, REAL(PPt), t);
     }
-    mlls_stop(cv_fold_grid(f, ngrid, REAL(alpha), REAL(beta), r, REAL(scores), thr,
-                           &r_used));
-    SET_VECTOR_ELT(res, 3, Rf_ScalarInteger(r_used));
-    SET_VECTOR_ELT(res, 4, Rf_ScalarInteger(f->t));
+    SET_VECTOR_ELT(st, 3, matrix_head(Zva, n_va, t));
+    if (train_out != TRAIN_NOTHING) SET_VECTOR_ELT(st, 4, matrix_head(Ztr, n_tr, t));
+    SET_VECTOR_ELT(st, 5, numeric_copy(ybar, m));
+    if (train_out == TRAIN_THRESHOLDS) {
+        SEXP y01 = Rf_allocMatrix(INTSXP, n_tr, m);
+        SET_VECTOR_ELT(st, 6, y01);
+        for (R_xlen_t k = 0; k < XLENGTH(ytr); k++) INTEGER(y01)[k] = REAL(ytr)[k] > 0;
+    }
+    SET_VECTOR_ELT(st, 7, Rf_ScalarInteger(n_tr));
     UNPROTECT(1);
-    return res;
+    return st;
 }
 
 /* Primal form: xtr, xva are the training and validation rows (lists from
  * native_matrix()), ytr the n_tr x m training targets (+1/-1 for labels);
- * train_out: 0, 1 (per-label thresholds on the training scores) or 2 (the
- * training scores themselves). */
-SEXP cv_mlls_fold_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                         SEXP intercept, SEXP tol, SEXP train_out)
+ * train_out: 0, 1 (thresholds on the training scores) or 2 (the training
+ * scores themselves). */
+SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
+                            SEXP train_out)
 {
     mlss_mat Xtr = unpack_matrix(xtr), Xva = unpack_matrix(xva);
-    int n_tr = Xtr.nrow, n_va = Xva.nrow, m = Rf_ncols(ytr);
+    int n_tr = Xtr.nrow, n_va = Xva.nrow, m = Rf_ncols(ytr), mode = Rf_asInteger(train_out);
     if (Xva.ncol != Xtr.ncol) Rf_error("internal: training and validation columns differ");
     check_targets(ytr, n_tr);
-    check_grid(alpha, beta, r);
 
     double *ybar = (double *) R_alloc((size_t) m + 1, sizeof(double));
     double *Yc = center_columns(ytr, Rf_asLogical(intercept), ybar);
@@ -77,32 +63,27 @@ SEXP cv_mlls_fold_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP alpha, SEXP beta, SE
     mlls_decomp dec;
     mlls_stop(mlls_decompose_primal(&Xtr, Xtr.i ? mu : NULL, Yc, m, Rf_asReal(tol), &dec));
 
-    cv_fold f = {dec.t, m, n_tr, n_va, dec.s, dec.P, NULL, NULL, ybar, NULL, NULL};
     double *Zva = (double *) R_alloc((size_t) n_va * dec.t + 1, sizeof(double));
     mat_prod(&Xva, mu, dec.basis, dec.t, Zva);  /* (Xva - 1 mu') V1 */
-    f.Zva = Zva;
-    int mode = Rf_asInteger(train_out);
+    double *Ztr = NULL;
     if (mode != TRAIN_NOTHING) {
-        double *Ztr = (double *) R_alloc((size_t) n_tr * dec.t + 1, sizeof(double));
+        Ztr = (double *) R_alloc((size_t) n_tr * dec.t + 1, sizeof(double));
         mat_prod(&Xtr, Xtr.i ? mu : NULL, dec.basis, dec.t, Ztr);
-        f.Ztr = Ztr;
-        f.ytr = labels_01(ytr);
     }
-    return run_grid(&f, alpha, beta, Rf_asInteger(r), mode);
+    return fold_state(&dec, m, n_tr, n_va, Zva, Ztr, ybar, ytr, mode);
 }
 
 /* Dual form: K is the n x n Gram (or kernel) matrix of all the data, train the
  * sorted 1-based indices of the training rows; the validation rows are the
  * others, in increasing order.  Centring by the training part happens here. */
-SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                       SEXP intercept, SEXP tol, SEXP train_out)
+SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
+                          SEXP train_out)
 {
     int n = Rf_nrows(K), n_tr = (int) XLENGTH(train), m = Rf_ncols(ytr);
-    int n_va = n - n_tr, centre = Rf_asLogical(intercept);
+    int n_va = n - n_tr, centre = Rf_asLogical(intercept), mode = Rf_asInteger(train_out);
     if (!Rf_isReal(K) || Rf_ncols(K) != n || !Rf_isInteger(train) || n_tr < 1 || n_va < 1)
         Rf_error("internal: K must be a square double matrix and train proper indices");
     check_targets(ytr, n_tr);
-    check_grid(alpha, beta, r);
     const double *Kf = REAL(K);
     int *tr = (int *) R_alloc((size_t) n_tr, sizeof(int));
     int *va = (int *) R_alloc((size_t) n_va, sizeof(int));
@@ -148,26 +129,60 @@ SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP
     mlls_stop(mlls_decompose_dual(n_tr, Ktr, Yc, m, Rf_asReal(tol), &dec));
     int t = dec.t;
 
-    cv_fold f = {t, m, n_tr, n_va, dec.s, dec.P, NULL, NULL, ybar, NULL, NULL};
     double *Zva = (double *) R_alloc((size_t) n_va * t + 1, sizeof(double));
     gemm('N', 'N', n_va, t, n_tr, 1.0, Kva, n_va, dec.basis, n_tr, 0.0, Zva, n_va);
     for (int c = 0; c < t; c++)  /* Xva_c V1 = K~va U1 diag(1/s) */
         for (int a = 0; a < n_va; a++) Zva[IDX(a, c, n_va)] /= dec.s[c];
-    f.Zva = Zva;
-    int mode = Rf_asInteger(train_out);
+    double *Ztr = NULL;
     if (mode != TRAIN_NOTHING) {
-        double *Ztr = (double *) R_alloc((size_t) n_tr * t + 1, sizeof(double));
+        Ztr = (double *) R_alloc((size_t) n_tr * t + 1, sizeof(double));
         for (int c = 0; c < t; c++)  /* Xtr_c V1 = U1 diag(s) */
             for (int a = 0; a < n_tr; a++)
                 Ztr[IDX(a, c, n_tr)] = dec.basis[IDX(a, c, n_tr)] * dec.s[c];
-        f.Ztr = Ztr;
-        f.ytr = labels_01(ytr);
     }
-    return run_grid(&f, alpha, beta, Rf_asInteger(r), mode);
+    return fold_state(&dec, m, n_tr, n_va, Zva, Ztr, ybar, ytr, mode);
+}
+
+/* One (alpha, beta) on a fold's state: list(scores = n_va x m validation
+ * scores, thresholds = m training-F1 thresholds or NULL, train_scores =
+ * n_tr x m or NULL, r = the subspace dimension after capping). */
+SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r)
+{
+    if (!Rf_isNewList(state) || XLENGTH(state) != 8 || !Rf_isReal(alpha) ||
+        !Rf_isReal(beta) || Rf_asInteger(r) < 1)
+        Rf_error("internal: bad arguments to cv_mlls_score");
+    SEXP s = VECTOR_ELT(state, 0), P = VECTOR_ELT(state, 1), PPt = VECTOR_ELT(state, 2),
+         Zva = VECTOR_ELT(state, 3), Ztr = VECTOR_ELT(state, 4), ybar = VECTOR_ELT(state, 5),
+         ytr = VECTOR_ELT(state, 6);
+    int t = (int) XLENGTH(s), m = Rf_ncols(P), r_used = 0;
+    cv_fold f = {t, m, Rf_asInteger(VECTOR_ELT(state, 7)), Rf_nrows(Zva), REAL(s), REAL(P),
+                 Rf_isNull(PPt) ? NULL : REAL(PPt), REAL(Zva),
+                 Rf_isNull(Ztr) ? NULL : REAL(Ztr), REAL(ybar),
+                 Rf_isNull(ytr) ? NULL : INTEGER(ytr)};
+    const char *names[] = {"scores", "thresholds", "train_scores", "r", ""};
+    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP scores = Rf_allocMatrix(REALSXP, f.n_va, m);
+    SET_VECTOR_ELT(res, 0, scores);
+    double *thr = NULL, *train = NULL;
+    if (f.ytr) {
+        SEXP th = Rf_allocVector(REALSXP, m);
+        SET_VECTOR_ELT(res, 1, th);
+        thr = REAL(th);
+    }
+    if (f.Ztr) {
+        SEXP ts = Rf_allocMatrix(REALSXP, f.n_tr, m);
+        SET_VECTOR_ELT(res, 2, ts);
+        train = REAL(ts);
+    }
+    mlls_stop(cv_fold_point(&f, Rf_asReal(alpha), Rf_asReal(beta), Rf_asInteger(r),
+                            REAL(scores), train, thr, &r_used));
+    SET_VECTOR_ELT(res, 3, Rf_ScalarInteger(r_used));
+    UNPROTECT(1);
+    return res;
 }
 
 /* The n x n Gram matrix of x (a native_matrix() list), centred by the column
- * means of x when centre: the input of cv_mlls_fold_gram() for linear MLLS. */
+ * means of x when centre: the input of cv_mlls_prepare_gram() for linear MLLS. */
 SEXP gram_matrix(SEXP x, SEXP centre)
 {
     mlss_mat X = unpack_matrix(x);
@@ -178,19 +193,21 @@ SEXP gram_matrix(SEXP x, SEXP centre)
     return K;
 }
 
-/* oof: n x m x ngrid out-of-fold scores; y: n x m logical; foldid in 1..nfolds.
- * Returns the m x ngrid x nfolds thresholds chosen on the other folds. */
-SEXP cv_oof_thresholds_call(SEXP oof, SEXP y, SEXP foldid, SEXP nfolds)
+/* score: n x m out-of-fold scores of one grid point; y: n x m logical;
+ * foldid in 1..nfolds.  Returns the m x (nfolds + 1) thresholds: those chosen
+ * on the folds other than k (column k), then the one on all folds. */
+SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads)
 {
-    SEXP dim = Rf_getAttrib(oof, R_DimSymbol);
     int nf = Rf_asInteger(nfolds);
-    if (!Rf_isReal(oof) || XLENGTH(dim) != 3 || !Rf_isLogical(y) || !Rf_isInteger(foldid))
-        Rf_error("internal: bad arguments to cv_oof_thresholds");
-    int n = INTEGER(dim)[0], m = INTEGER(dim)[1], ngrid = INTEGER(dim)[2];
-    if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n || nf < 1)
-        Rf_error("internal: bad dimensions in cv_oof_thresholds");
-    SEXP thr = PROTECT(Rf_alloc3DArray(REALSXP, m, ngrid, nf));
-    cv_oof_thresholds(n, m, ngrid, nf, REAL(oof), LOGICAL(y), INTEGER(foldid), REAL(thr));
+    if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
+        !Rf_isInteger(foldid) || nf < 1)
+        Rf_error("internal: bad arguments to cv_point_thresholds");
+    int n = Rf_nrows(score), m = Rf_ncols(score);
+    if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n)
+        Rf_error("internal: bad dimensions in cv_point_thresholds");
+    SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 1));
+    cv_point_thresholds(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
+                        Rf_asInteger(nthreads));
     UNPROTECT(1);
     return thr;
 }

@@ -66,27 +66,46 @@ int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
     return MLLS_OK;
 }
 
-/* Theta: G (t x r) from the top right singular vectors of C.  Returns the
- * number of columns that carry information (r capped at rank(C)). */
-static int mlls_theta(int t, int m, int r, const double *P, const double *e,
-                      const double *D, double *G, int *status)
+/* Theta: G (t x r) from the top right singular vectors of C = P' diag(e)
+ * (m x t).  With PPt = P P' given and m > t they come cheaper as the top
+ * eigenvectors of the t x t matrix C'C = diag(e) PPt diag(e) (cross-validation
+ * forms PPt once per fold; its eigenvalues are the squared singular values, so
+ * the rank cut-off is taken on them).  Returns the number of columns that
+ * carry information (r capped at rank(C)). */
+static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
+                      const double *e, const double *D, double *G, int *status)
 {
     int k = m < t ? m : t, rank = 0;
-    double *C = (double *) R_alloc((size_t) m * t, sizeof(double));
     double *sv = (double *) R_alloc((size_t) k + 1, sizeof(double));
-    double *VT = (double *) R_alloc((size_t) k * t + 1, sizeof(double));
-
-    for (int i = 0; i < t; i++)
-        for (int l = 0; l < m; l++) C[IDX(l, i, m)] = P[IDX(i, l, t)] * e[i];
-    if (svd_right(m, t, C, sv, VT) != 0) {
-        *status = MLLS_ERR_SVD;
-        return 0;
+    double *VT = NULL;  /* k x t: right singular vectors as rows */
+    int ldv = k;
+    if (PPt && m > t) {
+        double *M = (double *) R_alloc((size_t) t * t + 1, sizeof(double));
+        double *vec = (double *) R_alloc((size_t) t * t + 1, sizeof(double));
+        for (int j = 0; j < t; j++)
+            for (int i = 0; i < t; i++) M[IDX(i, j, t)] = e[i] * PPt[IDX(i, j, t)] * e[j];
+        if (sym_eigen_desc(t, M, m * DBL_EPSILON, &rank, sv, vec) != 0) {
+            *status = MLLS_ERR_SVD;
+            return 0;
+        }
+        if (r > rank) r = rank;
+        for (int c = 0; c < r; c++)
+            for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * vec[IDX(i, c, t)];
+    } else {
+        double *C = (double *) R_alloc((size_t) m * t, sizeof(double));
+        VT = (double *) R_alloc((size_t) k * t + 1, sizeof(double));
+        for (int i = 0; i < t; i++)
+            for (int l = 0; l < m; l++) C[IDX(l, i, m)] = P[IDX(i, l, t)] * e[i];
+        if (svd_right(m, t, C, sv, VT) != 0) {
+            *status = MLLS_ERR_SVD;
+            return 0;
+        }
+        double tol = (m > t ? m : t) * DBL_EPSILON * (k > 0 ? sv[0] : 0.0);
+        while (rank < k && sv[rank] > tol) rank++;
+        if (r > rank) r = rank;
+        for (int c = 0; c < r; c++)
+            for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, ldv)];
     }
-    double tol = (m > t ? m : t) * DBL_EPSILON * (k > 0 ? sv[0] : 0.0);
-    while (rank < k && sv[rank] > tol) rank++;
-    if (r > rank) r = rank;
-    for (int c = 0; c < r; c++)
-        for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, k)];
     if (qr_orthonormalize(t, r, G) != 0) *status = MLLS_ERR_QR;
     return r;
 }
@@ -94,6 +113,13 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *e,
 int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
                 double alpha, double beta, double *G, double *T, double *V,
                 int *r_used)
+{
+    return mlls_tspace_pp(t, m, r, n, s, P, NULL, alpha, beta, G, T, V, r_used);
+}
+
+int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double *P,
+                   const double *PPt, double alpha, double beta, double *G, double *T,
+                   double *V, int *r_used)
 {
     int status = MLLS_OK;
     int alpha_inf = !R_FINITE(alpha), beta_inf = !R_FINITE(beta);
@@ -115,7 +141,7 @@ int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
             D[i] = sqrt(b / a[i]);
         }
     }
-    r = mlls_theta(t, m, r, P, e, D, G, &status);
+    r = mlls_theta(t, m, r, P, PPt, e, D, G, &status);
     *r_used = r;
     if (status != MLLS_OK) return status;
 

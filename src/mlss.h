@@ -22,11 +22,12 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
                    SEXP intercept, SEXP tol);
 SEXP f1_thresholds(SEXP score, SEXP y);
 SEXP gram_matrix(SEXP x, SEXP centre);
-SEXP cv_mlls_fold_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                         SEXP intercept, SEXP tol, SEXP train_out);
-SEXP cv_mlls_fold_gram(SEXP K, SEXP train, SEXP ytr, SEXP alpha, SEXP beta, SEXP r,
-                       SEXP intercept, SEXP tol, SEXP train_out);
-SEXP cv_oof_thresholds_call(SEXP oof, SEXP y, SEXP foldid, SEXP nfolds);
+SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
+                            SEXP train_out);
+SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
+                          SEXP train_out);
+SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r);
+SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_measures_call(SEXP oof, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);

@@ -1,0 +1,227 @@
+# The cross-validation engine every cv_*() function of the package runs on.
+#
+# A method describes itself to the engine with a list:
+#   name     the class of the result is c("cv_<name>", "ml_cv")
+#   grid     a data frame of hyperparameters, one row per grid point, in the
+#            order they are evaluated (a warm-start path walks it in order)
+#   axes     the named vectors the grid crosses (expand.grid order), so that
+#            cvm and cvsd come back as an array over them; NULL for a grid
+#            given as a data frame (cvm is then a vector)
+#   prepare  function(train) -> the state of the fold whose training rows
+#            are `train` (its validation rows being the others, in order):
+#            e.g. the fold's decomposition, done once
+#   score    function(state, g) -> list(scores = the validation rows' n_va x m
+#            scores at grid point g, thresholds = the m thresholds from the
+#            training scores (thresholds = "train" only), state = the fold's
+#            new state or NULL (a warm start for the next grid point))
+#   refit    function(point, thresholds) -> the model on all the data at
+#            `point` (a one-row data frame of the grid); `thresholds` the m
+#            out-of-fold thresholds at that point, or NULL to keep the fit's own
+#   order    function(grid) -> the grid rows from the most to the least
+#            regularised: it breaks ties and gives the one-standard-error point
+#   parallel_score  TRUE when a grid point is costly enough (a refit) to score
+#            the folds in parallel; the folds are always prepared in parallel
+#            when parallel = TRUE
+#
+# Evaluation is grid-point-major: every fold is prepared first, then each grid
+# point scores all folds, takes its thresholds and measures, and drops the
+# scores, so memory holds one n x m score matrix (plus the fold states), not
+# one per grid point.
+
+# The switches every cv_*() function shares, checked once.
+cv_options <- function(measure, thresholds, select, keep, parallel, progress) {
+  info <- measure_table()
+  ok <- info$name[info$needs != "prob"]
+  if (!is.character(measure) || length(measure) != 1 || !measure %in% ok)
+    stop_arg("'measure' must be one of ", paste(ok, collapse = ", "))
+  list(measure = measure, code = match(measure, info$name) - 1L,
+       higher_better = info$higher_better[match(measure, info$name)],
+       thresholds = thresholds, select = select, keep = check_flag(keep, "keep"),
+       parallel = check_parallel(parallel), progress = check_flag(progress, "progress"))
+}
+
+# parallel: FALSE, TRUE, or a number of workers.
+check_parallel <- function(parallel) {
+  if (is.logical(parallel) && length(parallel) == 1 && !is.na(parallel)) return(parallel)
+  if (is.numeric(parallel) && length(parallel) == 1 && !is.na(parallel) && parallel >= 1 &&
+      parallel == round(parallel))
+    return(as.integer(parallel))
+  stop_arg("'parallel' must be TRUE, FALSE or a number of workers")
+}
+
+cv_engine <- function(method, y, foldid, opt, call) {
+  n <- nrow(y)
+  m <- ncol(y)
+  nfolds <- max(foldid)
+  grid <- method$grid
+  ngrid <- nrow(grid)
+  bar <- if (opt$progress) utils::txtProgressBar(0, nfolds + ngrid + 1, style = 3)
+  tick <- function() if (!is.null(bar)) utils::setTxtProgressBar(bar, bar$getVal() + 1)
+  on.exit(if (!is.null(bar)) close(bar))
+
+  states <- fold_apply(seq_len(nfolds), function(k) method$prepare(which(foldid != k)),
+                       opt$parallel, tick)
+  rows <- lapply(seq_len(nfolds), function(k) which(foldid == k))
+  cvfold <- matrix(NA_real_, ngrid, nfolds,
+                   dimnames = list(grid_names(grid), paste0("fold", seq_len(nfolds))))
+  final_thr <- matrix(NA_real_, m, ngrid, dimnames = list(colnames(y), grid_names(grid)))
+  oof <- if (opt$keep) array(0, c(n, m, ngrid), list(NULL, colnames(y), grid_names(grid)))
+  score <- matrix(0, n, m, dimnames = list(NULL, colnames(y)))
+  threads <- mlss_threads()
+  for (g in seq_len(ngrid)) {
+    res <- fold_apply(seq_len(nfolds), function(k) method$score(states[[k]], g),
+                      opt$parallel && isTRUE(method$parallel_score), NULL)
+    for (k in seq_len(nfolds)) {
+      score[rows[[k]], ] <- res[[k]]$scores
+      if (!is.null(res[[k]]$state)) states[[k]] <- res[[k]]$state
+    }
+    if (opt$thresholds == "oof") {
+      thr <- .Call(C_cv_point_thresholds_call, score, y, foldid, nfolds, threads)
+      final_thr[, g] <- thr[, nfolds + 1L]
+      thr <- thr[, -(nfolds + 1L), drop = FALSE]
+    } else {
+      thr <- vapply(res, function(r) as.double(r$thresholds), numeric(m))
+    }
+    cvfold[g, ] <- .Call(C_cv_measures_call, array(score, c(n, m, 1L)), y, foldid,
+                         array(thr, c(m, 1L, nfolds)), opt$code)
+    if (opt$keep) oof[, , g] <- score
+    tick()
+  }
+
+  cvm <- rowMeans(cvfold)
+  cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
+  if (all(is.na(cvm)))
+    stop_arg("the measure '", opt$measure, "' is undefined on some fold at every grid ",
+             "point (e.g. a ranking measure on folds of one instance): use fewer, larger ",
+             "folds or another measure")
+  order <- method$order(grid)
+  best <- best_grid_point(cvm, order, opt$higher_better)
+  best_1se <- one_se_point(cvm, cvsd, best, order, opt$higher_better)
+  chosen <- if (opt$select == "1se") best_1se else best
+  fit <- method$refit(grid[chosen, , drop = FALSE],
+                      if (opt$thresholds == "oof") final_thr[, chosen])
+  tick()
+  ties <- sum(cvm == cvm[best], na.rm = TRUE)
+  values <- unlist(lapply(names(grid), function(p)
+    stats::setNames(list(grid[[p]][best], grid[[p]][best_1se]), paste0(p, c("_best", "_1se")))),
+    recursive = FALSE)
+  structure(c(list(grid = grid, axes = method$axes, cvm = shape_grid(cvm, method$axes),
+                 cvsd = shape_grid(cvsd, method$axes), cvfold = cvfold, best = best,
+                 best_1se = best_1se, select = opt$select, ties = ties,
+                 measure = opt$measure, higher_better = opt$higher_better,
+                 thresholds = opt$thresholds, foldid = foldid, oof = oof,
+                 oof_thresholds = if (opt$thresholds == "oof") final_thr,
+                 fit = fit, refit = method$refit, call = call), values),
+            class = c(paste0("cv_", method$name), "ml_cv"))
+}
+
+# The chosen value of every hyperparameter at a grid row, as a named list.
+grid_point <- function(cv, which = c("chosen", "best", "1se")) {
+  which <- match.arg(which)
+  i <- switch(which, chosen = if (cv$select == "1se") cv$best_1se else cv$best,
+              best = cv$best, "1se" = cv$best_1se)
+  as.list(cv$grid[i, , drop = FALSE])
+}
+
+# The best mean over the grid; among equal means the most regularised point.
+# A point whose measure is undefined on some fold never wins.
+best_grid_point <- function(cvm, order, higher) {
+  score <- if (higher) cvm else -cvm
+  score[is.na(score)] <- -Inf
+  order[which.max(score[order])]
+}
+
+# The most regularised point whose mean is within one standard error of the
+# best one (cv.glmnet's lambda.1se).
+one_se_point <- function(cvm, cvsd, best, order, higher) {
+  bound <- if (higher) cvm[best] - cvsd[best] else cvm[best] + cvsd[best]
+  ok <- !is.na(cvm) & (if (higher) cvm >= bound else cvm <= bound)
+  ok[best] <- TRUE
+  order[ok[order]][1]
+}
+
+# cvm and cvsd as an array over the crossed hyperparameters, or as a vector
+# named by the grid points when the grid has one axis or none (a data frame).
+shape_grid <- function(v, axes) {
+  if (length(axes) < 2) {
+    names(v) <- if (length(axes) == 1) format_grid(axes[[1]])
+    return(v)
+  }
+  array(v, lengths(axes), dimnames = lapply(axes, format_grid))
+}
+
+format_grid <- function(v) vapply(v, format, "", digits = 3)
+
+grid_names <- function(grid) {
+  parts <- Map(function(name, v) paste0(name, "=", format_grid(v)), names(grid), grid)
+  do.call(paste, c(unname(parts), sep = ","))
+}
+
+# A grid of values: a vector of numbers >= 0, sorted, without duplicates.
+check_grid <- function(v, arg) {
+  if (!is.numeric(v) || !length(v) || anyNA(v) || any(v < 0))
+    stop_arg("'", arg, "' must be a vector of numbers >= 0")
+  sort(unique(as.numeric(v)))
+}
+
+cv_foldid <- function(y, nfolds, foldid) {
+  foldid <- if (is.null(foldid)) ml_folds(y, nfolds) else check_foldid(foldid, nrow(y))
+  warn_sparse_labels(y, foldid)
+  foldid
+}
+
+# Labels with fewer positives than it takes to have one in every training part.
+warn_sparse_labels <- function(y, foldid) {
+  folds_with <- colSums(rowsum(y * 1, foldid) > 0)
+  thin <- colnames(y)[folds_with < 2 & colSums(y) > 0]
+  if (length(thin))
+    warning("label(s) ", paste0("'", thin, "'", collapse = ", "), " have positives in ",
+            "only one fold: that fold's training part has none", call. = FALSE)
+}
+
+# The number of threads of the package's own C loops (not the BLAS's).
+mlss_threads <- function() {
+  n <- getOption("mlss.threads", 2L)
+  if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1)
+    stop_arg("option 'mlss.threads' must be a number >= 1")
+  as.integer(n)
+}
+
+# lapply() over the folds, in parallel when asked: through future.apply when
+# it is installed and the user has set a future::plan() other than
+# sequential, else forked processes of parallel::mclapply() (not on
+# Windows, where it runs sequentially with a message).  parallel may be a
+# number of workers for mclapply().  tick() is called once per fold.
+fold_apply <- function(folds, fun, parallel, tick) {
+  if (isFALSE(parallel) || length(folds) < 2) {
+    return(lapply(folds, function(k) {
+      res <- fun(k)
+      if (!is.null(tick)) tick()
+      res
+    }))
+  }
+  backend <- parallel_backend(parallel)
+  res <- switch(backend,
+                future = future.apply::future_lapply(folds, fun, future.seed = TRUE),
+                multicore = parallel::mclapply(folds, fun, mc.cores = workers(parallel),
+                                               mc.set.seed = TRUE),
+                sequential = lapply(folds, fun))
+  failed <- vapply(res, inherits, NA, "try-error")
+  if (any(failed)) stop(attr(res[[which(failed)[1]]], "condition"))
+  if (!is.null(tick)) for (k in folds) tick()
+  res
+}
+
+workers <- function(parallel) if (is.numeric(parallel)) parallel else getOption("mc.cores", 2L)
+
+parallel_backend <- function(parallel) {
+  if (isTRUE(parallel) && requireNamespace("future.apply", quietly = TRUE) &&
+      !inherits(future::plan(), "sequential"))
+    return("future")
+  if (.Platform$OS.type == "windows") {
+    message("parallel folds need a future::plan() on Windows (install future.apply); ",
+            "running sequentially")
+    return("sequential")
+  }
+  "multicore"
+}
