@@ -82,8 +82,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
     } else {
       thr <- vapply(res, function(r) as.double(r$thresholds), numeric(m))
     }
-    cvfold[g, ] <- .Call(C_cv_measures_call, array(score, c(n, m, 1L)), y, foldid,
-                         array(thr, c(m, 1L, nfolds)), opt$code)
+    cvfold[g, ] <- .Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code)
     if (opt$keep) oof[, , g] <- score
     tick()
   }
@@ -147,7 +146,7 @@ shape_grid <- function(v, axes) {
     names(v) <- if (length(axes) == 1) format_grid(axes[[1]])
     return(v)
   }
-  array(v, lengths(axes), dimnames = lapply(axes, format_grid))
+  array(v, unname(lengths(axes)), dimnames = lapply(axes, format_grid))
 }
 
 format_grid <- function(v) vapply(v, format, "", digits = 3)

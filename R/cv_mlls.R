@@ -124,14 +124,14 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   foldid <- cv_foldid(d$y, nfolds, foldid)
   tol <- check_tol(tol, d$x)
 
-  y_pm <- 2 * d$y - 1
   train_out <- if (opt$thresholds == "train") 1L else 0L
   gram <- cv_gram(d, method, gamma, degree, coef0)
   grid <- do.call(expand.grid, axes)
   r_of <- function(point) if (is.null(point$r)) rs[1] else point$r
   spec <- list(
     name = "mlls", grid = grid, axes = axes,
-    prepare = function(train) mlls_prepare_fold(d$x, gram, train, y_pm[train, , drop = FALSE],
+    prepare = function(train) mlls_prepare_fold(d$x, gram, train,
+                                                2 * d$y[train, , drop = FALSE] - 1,
                                                 d$intercept, tol, train_out),
     score = function(state, g) .Call(C_cv_mlls_score, state, grid$alpha[g], grid$beta[g],
                                      as.integer(r_of(grid[g, , drop = FALSE]))),
@@ -139,7 +139,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
       a <- point$alpha
       b <- point$beta
       rr <- r_of(point)
-      fit <- mlls_solve(d$x, y_pm, a, b, rr, d$intercept, d$kernel, gamma, degree, coef0,
+      fit <- mlls_solve(d$x, 2 * d$y - 1, a, b, rr, d$intercept, d$kernel, gamma, degree, coef0,
                         method, tol)
       fit <- mlls_finish(fit, d$y, a, b, rr, fit_call(call, a, b, rr))
       set_thresholds(fit, thr)

@@ -54,11 +54,11 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
 
   # The targets of a training part: its own MDDM label eigenvectors.
   targets <- function(tr) {
-    lab <- label_spectrum(y[tr, , drop = FALSE], if (is.matrix(kernel)) kernel[tr, tr],
-                          length(tr))
-    if (!length(lab$values))
+    if (all(colSums(y[tr, , drop = FALSE]) %in% c(0, length(tr))))
       stop_arg("a fold's training part has every label constant: use fewer folds, ",
                "or a foldid that spreads each label's positives over the folds")
+    lab <- label_spectrum(y[tr, , drop = FALSE], if (is.matrix(kernel)) kernel[tr, tr],
+                          length(tr))
     sqrt(length(tr)) * lab$vectors[, seq_len(min(k, length(lab$values))), drop = FALSE]
   }
   dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)

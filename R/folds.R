@@ -33,14 +33,14 @@ ml_folds <- function(y, nfolds = 5) {
   lack_label <- outer(colSums(y), rep(1 / nfolds, nfolds))  # positives still wanted
   fold <- integer(n)
   pick <- function(cand) cand[sample.int(length(cand), 1L)]
+  remaining <- colSums(y)  # positives not yet in a fold, kept up to date row by row
   repeat {
-    free <- fold == 0L
-    remaining <- colSums(y[free, , drop = FALSE])
     if (!any(remaining > 0)) break
     rarest <- which(remaining == min(remaining[remaining > 0]))
     l <- pick(rarest)
-    rows <- which(free & y[, l])
+    rows <- which(fold == 0L & y[, l])
     for (i in rows[sample.int(length(rows))]) {
+      remaining <- remaining - y[i, ]
       want <- lack_label[l, ]
       cand <- which(want == max(want))
       cand <- cand[lack_fold[cand] == max(lack_fold[cand])]

@@ -74,7 +74,7 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
 
   fit_at <- function(rows, point, init) {
     args <- c(list(x[rows, , drop = FALSE], y[rows, , drop = FALSE]), as.list(point))
-    if (warm_start) args$init <- list(init)
+    if (warm_start) args["init"] <- list(init)
     do.call(fit, args)
   }
   check_scores <- function(s, n) {

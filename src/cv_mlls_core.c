@@ -20,11 +20,11 @@ int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *va
                   double *train_scores, double *thresholds, int *r_used)
 {
     int t = f->t, m = f->m, n_va = f->n_va, n_tr = f->n_tr;
+    if (r > t) r = t;  /* Theta cannot have more directions than the data */
     double *G = (double *) R_alloc((size_t) t * r + 1, sizeof(double));
     double *T = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
-    double *V = (double *) R_alloc((size_t) r * m + 1, sizeof(double));
     int status = mlls_tspace_pp(t, m, r, (double) n_tr, f->s, f->P, f->PPt, alpha, beta,
-                                G, T, V, r_used);
+                                G, T, NULL, r_used);
     if (status != 0) return status;
     for (int l = 0; l < m; l++)
         for (int i = 0; i < n_va; i++) val_scores[IDX(i, l, n_va)] = f->ybar[l];

@@ -17,7 +17,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(cv_mlls_score, 4),
     CALLDEF(cv_point_thresholds_call, 5),
     CALLDEF(ml_metrics_call, 4),
-    CALLDEF(cv_measures_call, 5),
+    CALLDEF(cv_point_measures_call, 5),
     CALLDEF(arff_header_info, 1),
     CALLDEF(arff_read_rows, 8),
     CALLDEF(arff_format_rows, 2),

@@ -276,3 +276,37 @@ int chol_solve(int r, double *S, int k, double *B)
     F77_CALL(dpotrs)("L", &r, &k, S, &r, B, &r, &info FCONE);
     return info;
 }
+
+/* The k largest eigenvalues of the symmetric p x p matrix A (destroyed), in
+ * decreasing order, and their eigenvectors (p x k, when vectors is not NULL):
+ * LAPACK's dsyevr with an index range, cheaper than the whole spectrum when
+ * k < p or when the vectors are not needed.  Returns LAPACK's info, or -1 when
+ * fewer than k eigenvalues were found (e.g. an overflow to Inf in A). */
+int sym_eigen_top(int p, double *A, int k, double *values, double *vectors)
+{
+    int info = 0, found = 0, lwork = -1, liwork = -1, iwq = 0, il = p - k + 1, iu = p;
+    double vl = 0.0, vu = 0.0, abstol = 0.0, wq = 0.0;
+    const char *jobz = vectors ? "V" : "N";
+    if (k <= 0 || p == 0) return 0;
+    double *w = (double *) R_alloc((size_t) p, sizeof(double));
+    double *z = vectors ? (double *) R_alloc((size_t) p * k, sizeof(double)) : NULL;
+    int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
+    F77_CALL(dsyevr)(jobz, "I", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
+                     z ? z : &wq, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
+                     FCONE FCONE FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    liwork = iwq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    int *iwork = (int *) R_alloc((size_t) liwork, sizeof(int));
+    F77_CALL(dsyevr)(jobz, "I", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
+                     z ? z : work, &p, isuppz, work, &lwork, iwork, &liwork, &info
+                     FCONE FCONE FCONE);
+    if (info != 0) return info;
+    if (found != k) return -1;
+    for (int j = 0; j < k; j++) {  /* dsyevr returns them in increasing order */
+        values[j] = w[k - 1 - j];
+        if (vectors) memcpy(vectors + IDX(0, j, p), z + IDX(0, k - 1 - j, p), sizeof(double) * p);
+    }
+    return 0;
+}

@@ -32,6 +32,7 @@ void symmetrize_upper(int p, double *A);
 
 int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
                    double *vectors);
+int sym_eigen_top(int p, double *A, int k, double *values, double *vectors);
 int svd_right(int m, int t, const double *C, double *sv, double *VT);
 int qr_orthonormalize(int t, int r, double *B);
 int chol_solve(int r, double *S, int k, double *B);

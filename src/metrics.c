@@ -26,43 +26,46 @@ SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes)
     return out;
 }
 
-/* One measure for every grid point and fold.  oof: n x m x ngrid out-of-fold
- * scores; y: n x m logical; foldid in 1..nfolds; thresholds: m x ngrid x
- * nfolds, the labels of fold k at grid point g being oof > thresholds[, g, k].
- * Returns the ngrid x nfolds matrix of the measure on each fold. */
-SEXP cv_measures_call(SEXP oof, SEXP y, SEXP foldid, SEXP thresholds, SEXP code)
+/* One measure on every fold at one grid point.  score: n x m out-of-fold
+ * scores; y: n x m logical; foldid in 1..nfolds; thresholds: m x nfolds, the
+ * labels of fold k being score > thresholds[, k].  Returns the nfolds values. */
+SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SEXP code)
 {
-    SEXP dim = Rf_getAttrib(oof, R_DimSymbol), tdim = Rf_getAttrib(thresholds, R_DimSymbol);
-    if (!Rf_isReal(oof) || XLENGTH(dim) != 3 || !Rf_isLogical(y) || !Rf_isInteger(foldid) ||
-        !Rf_isReal(thresholds) || XLENGTH(tdim) != 3)
-        Rf_error("internal: bad arguments to cv_measures");
-    int n = INTEGER(dim)[0], m = INTEGER(dim)[1], ngrid = INTEGER(dim)[2];
-    int nfolds = INTEGER(tdim)[2], cd = Rf_asInteger(code);
+    if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
+        !Rf_isInteger(foldid) || !Rf_isReal(thresholds) || !Rf_isMatrix(thresholds))
+        Rf_error("internal: bad arguments to cv_point_measures");
+    int n = Rf_nrows(score), m = Rf_ncols(score), nfolds = Rf_ncols(thresholds);
+    int cd = Rf_asInteger(code);
     if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n ||
-        INTEGER(tdim)[0] != m || INTEGER(tdim)[1] != ngrid || cd < 0 || cd >= MEASURE_COUNT)
-        Rf_error("internal: bad dimensions in cv_measures");
+        Rf_nrows(thresholds) != m || cd < 0 || cd >= MEASURE_COUNT)
+        Rf_error("internal: bad dimensions in cv_point_measures");
     const int *fid = INTEGER(foldid);
-    int *ysub = (int *) R_alloc((size_t) n * m + 1, sizeof(int));
-    int *psub = (int *) R_alloc((size_t) n * m + 1, sizeof(int));
-    double *ssub = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
-    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, ngrid, nfolds));
+    const double *s = REAL(score);
+    int *size = (int *) R_alloc((size_t) nfolds + 1, sizeof(int)), nmax = 0;
+    for (int k = 0; k < nfolds; k++) size[k] = 0;
+    for (int i = 0; i < n; i++) {
+        if (fid[i] < 1 || fid[i] > nfolds) Rf_error("internal: bad fold number");
+        size[fid[i] - 1]++;
+    }
+    for (int k = 0; k < nfolds; k++) nmax = size[k] > nmax ? size[k] : nmax;
+    /* one fold's rows at a time: memory of the largest fold, not of all rows */
+    int *ysub = (int *) R_alloc((size_t) nmax * m + 1, sizeof(int));
+    int *psub = (int *) R_alloc((size_t) nmax * m + 1, sizeof(int));
+    double *ssub = (double *) R_alloc((size_t) nmax * m + 1, sizeof(double));
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, nfolds));
     for (int k = 0; k < nfolds; k++) {
-        int nk = 0;
-        for (int i = 0; i < n; i++) nk += fid[i] == k + 1;
-        for (int g = 0; g < ngrid; g++) {
-            const double *s = REAL(oof) + (size_t) g * n * m;
-            const double *thr = REAL(thresholds) + (size_t) k * m * ngrid + (size_t) g * m;
-            for (int l = 0; l < m; l++)
-                for (int i = 0, a = 0; i < n; i++) {
-                    if (fid[i] != k + 1) continue;
-                    ssub[IDX(a, l, nk)] = s[IDX(i, l, n)];
-                    ysub[IDX(a, l, nk)] = LOGICAL(y)[IDX(i, l, n)];
-                    psub[IDX(a, l, nk)] = s[IDX(i, l, n)] > thr[l];
-                    a++;
-                }
-            ml_eval e = {nk, m, ysub, psub, ssub};
-            REAL(out)[IDX(g, k, ngrid)] = ml_measure(cd, &e);
-        }
+        int nk = size[k];
+        const double *thr = REAL(thresholds) + (size_t) k * m;
+        for (int l = 0; l < m; l++)
+            for (int i = 0, a = 0; i < n; i++) {
+                if (fid[i] != k + 1) continue;
+                ssub[IDX(a, l, nk)] = s[IDX(i, l, n)];
+                ysub[IDX(a, l, nk)] = LOGICAL(y)[IDX(i, l, n)];
+                psub[IDX(a, l, nk)] = s[IDX(i, l, n)] > thr[l];
+                a++;
+            }
+        ml_eval e = {nk, m, ysub, psub, ssub};
+        REAL(out)[k] = ml_measure(cd, &e);
     }
     UNPROTECT(1);
     return out;

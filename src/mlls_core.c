@@ -77,14 +77,33 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
 {
     int k = m < t ? m : t, rank = 0;
     double *sv = (double *) R_alloc((size_t) k + 1, sizeof(double));
-    double *VT = NULL;  /* k x t: right singular vectors as rows */
-    int ldv = k;
     if (PPt && m > t) {
+        /* Only the top r eigenpairs are computed; when r >= t the spectrum
+         * alone says whether C has full rank t, and then Theta spans the whole
+         * rank-t space: G = I. */
+        int want = r < t ? r : t;
         double *M = (double *) R_alloc((size_t) t * t + 1, sizeof(double));
-        double *vec = (double *) R_alloc((size_t) t * t + 1, sizeof(double));
+        double *vec = (double *) R_alloc((size_t) t * want + 1, sizeof(double));
         for (int j = 0; j < t; j++)
             for (int i = 0; i < t; i++) M[IDX(i, j, t)] = e[i] * PPt[IDX(i, j, t)] * e[j];
-        if (sym_eigen_desc(t, M, m * DBL_EPSILON, &rank, sv, vec) != 0) {
+        int full = want == t;
+        double *Mcopy = NULL;
+        if (full) {
+            Mcopy = (double *) R_alloc((size_t) t * t + 1, sizeof(double));
+            memcpy(Mcopy, M, sizeof(double) * (size_t) t * t);
+        }
+        if (sym_eigen_top(t, full ? Mcopy : M, want, sv, full ? NULL : vec) != 0) {
+            *status = MLLS_ERR_SVD;
+            return 0;
+        }
+        double cut = m * DBL_EPSILON * (want > 0 ? sv[0] : 0.0);
+        while (rank < want && sv[rank] > cut) rank++;
+        if (full && rank == t) {
+            memset(G, 0, sizeof(double) * (size_t) t * t);
+            for (int i = 0; i < t; i++) G[IDX(i, i, t)] = 1.0;
+            return t;
+        }
+        if (full && sym_eigen_top(t, M, want, sv, vec) != 0) {
             *status = MLLS_ERR_SVD;
             return 0;
         }
@@ -93,7 +112,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
             for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * vec[IDX(i, c, t)];
     } else {
         double *C = (double *) R_alloc((size_t) m * t, sizeof(double));
-        VT = (double *) R_alloc((size_t) k * t + 1, sizeof(double));
+        double *VT = (double *) R_alloc((size_t) k * t + 1, sizeof(double));
         for (int i = 0; i < t; i++)
             for (int l = 0; l < m; l++) C[IDX(l, i, m)] = P[IDX(i, l, t)] * e[i];
         if (svd_right(m, t, C, sv, VT) != 0) {
@@ -104,7 +123,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
         while (rank < k && sv[rank] > tol) rank++;
         if (r > rank) r = rank;
         for (int c = 0; c < r; c++)
-            for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, ldv)];
+            for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, k)];
     }
     if (qr_orthonormalize(t, r, G) != 0) *status = MLLS_ERR_QR;
     return r;
@@ -152,6 +171,11 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double 
 
     if (beta_inf || (alpha_inf && r == 0)) {
         memset(T, 0, sizeof(double) * tm);
+    } else if (r == t) {
+        /* Theta spans the whole rank-t space (GG' = I): both forms below
+         * reduce to ridge regression, T = diag(1/a) P / n, whatever alpha. */
+        for (int l = 0; l < m; l++)
+            for (int i = 0; i < t; i++) T[IDX(i, l, t)] = P[IDX(i, l, t)] / (n * a[i]);
     } else if (alpha_inf) {
         /* U = Theta'V with V the ridge fit on Theta X: T = G (G'diag(a)G)^{-1} G'P/n */
         for (int c = 0; c < r; c++)
@@ -180,6 +204,6 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double 
             gemm('N', 'N', t, m, r, 1.0, Gs, t, W, r, 1.0, T, t);
         }
     }
-    gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, V, r);
+    if (V) gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, V, r);  /* NULL: not wanted */
     return MLLS_OK;
 }

@@ -29,7 +29,8 @@ int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
 int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
                 double alpha, double beta, double *G, double *T, double *V,
                 int *r_used);
-/* The same with PPt = P P' (t x t) precomputed, or NULL: cheaper when m > t. */
+/* The same with PPt = P P' (t x t) precomputed, or NULL: cheaper when m > t;
+ * V may be NULL when it is not wanted (cross-validation). */
 int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double *P,
                    const double *PPt, double alpha, double beta, double *G, double *T,
                    double *V, int *r_used);
