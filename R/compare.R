@@ -8,8 +8,10 @@
 #' [mlls()] and [cv_mlls()] do.  Tuning inside a method (e.g. [cv_mlls()])
 #' happens on the training part only.
 #'
-#' @param x Features: matrix, data frame or sparse `Matrix`.
-#' @param y Labels, as for [mlls()].
+#' @param x Features: matrix, data frame or sparse `Matrix`; or a data set
+#'   (`mlss_data` or `mldr` object) with its labels, `y` then left out.
+#' @param y Labels, as for [mlls()]; the methods receive the rows of `y` as
+#'   given (a vector stays a vector).
 #' @param methods A named list of functions `function(x, y)`.
 #' @param nfolds,foldid The outer folds, as in [cv_mlls()].
 #' @param measures Measures to report, see [measure_names()].
@@ -30,24 +32,32 @@
 ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
                        measures = c("macro_f1", "micro_f1", "hamming_loss", "average_precision"),
                        progress = interactive()) {
-  if (!is.list(methods) || !length(methods) || is.null(names(methods)) ||
+  if (missing(methods) || !is.list(methods) || !length(methods) || is.null(names(methods)) ||
       any(names(methods) == "") || !all(vapply(methods, is.function, logical(1))))
     stop_arg("'methods' must be a named list of functions function(x, y)")
+  xy <- ml_xy(x, y)
+  x <- xy$x
+  y <- xy$y
   n <- NROW(x)
   labels <- as_labels(y, n)
+  check_compare_measures(measures)
   foldid <- cv_foldid(labels, nfolds, foldid)
-  bad <- setdiff(measures, measure_table()$name)
-  if (length(bad)) stop_arg("unknown measure '", bad[1], "'")
   bar <- if (check_flag(progress, "progress"))
     utils::txtProgressBar(0, max(foldid) * length(methods), style = 3)
   rows <- list()
   for (k in seq_len(max(foldid))) {
     va <- foldid == k
     for (name in names(methods)) {
-      model <- methods[[name]](x[!va, , drop = FALSE], y[!va, , drop = FALSE])
-      newx <- x[va, , drop = FALSE]
-      m <- ml_metrics(labels[va, , drop = FALSE], score = stats::predict(model, newx, type = "score"),
-                      pred = stats::predict(model, newx, type = "class"), measures = measures)
+      # an error inside a method says which method and fold it came from
+      m <- tryCatch({
+        model <- methods[[name]](take_rows(x, !va), take_rows(y, !va))
+        newx <- take_rows(x, va)
+        ml_metrics(labels[va, , drop = FALSE],
+                   score = stats::predict(model, newx, type = "score"),
+                   pred = stats::predict(model, newx, type = "class"), measures = measures)
+      }, error = function(e)
+        stop_arg("method '", name, "' failed on fold ", k, " of ", max(foldid), ": ",
+                 conditionMessage(e)))
       rows[[length(rows) + 1]] <- data.frame(method = name, measure = names(m), fold = k,
                                              value = unlist(m), stringsAsFactors = FALSE)
       if (!is.null(bar)) utils::setTxtProgressBar(bar, length(rows))
@@ -59,6 +69,27 @@ ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
   res$method <- factor(res$method, levels = names(methods))
   res$measure <- factor(res$measure, levels = measures)
   structure(res, class = c("ml_comparison", "data.frame"))
+}
+
+# Rows i of a matrix, data frame, sparse Matrix or vector (one label or one
+# feature), keeping its kind.
+take_rows <- function(v, i) if (is.null(dim(v))) v[i] else v[i, , drop = FALSE]
+
+# Measures a comparison can compute from the methods' scores and label sets.
+check_compare_measures <- function(measures) {
+  info <- measure_table()
+  if (!is.character(measures) || !length(measures) || anyNA(measures))
+    stop_arg("'measures' must be names of measures, see measure_names()")
+  bad <- setdiff(measures, info$name)
+  if (length(bad))
+    stop_arg("unknown measure '", bad[1], "'; the measures are ",
+             paste(info$name[info$needs != "prob"], collapse = ", "))
+  prob <- measures[info$needs[match(measures, info$name)] == "prob"]
+  if (length(prob))
+    stop_arg("measure '", prob[1], "' needs the probabilities of the true label vectors, ",
+             "which ml_compare() does not get from a method (it asks for scores and ",
+             "label sets); compute it with ml_metrics(y, prob = ...)")
+  if (anyDuplicated(measures)) stop_arg("'measures' names a measure twice")
 }
 
 comparison_summary <- function(x) {

@@ -197,17 +197,3 @@ data_labels <- function(y, n) {
   if (anyDuplicated(colnames(out))) stop_arg("the label names in 'y' are not unique")
   out
 }
-
-label_values <- function(v, nm) {
-  if (is.factor(v) || is.character(v)) {
-    v <- as.character(v)
-    if (!all(v %in% c("0", "1", NA))) stop_arg("the label '", nm, "' must have the values 0 and 1")
-    return(v == "1")
-  }
-  if (is.logical(v)) return(v)
-  if (!is.numeric(v)) stop_arg("the label '", nm, "' is ", class(v)[1], ", not logical or 0/1")
-  vals <- unique(v[!is.na(v)])
-  if (!(all(vals %in% c(0, 1)) || all(vals %in% c(-1, 1))))
-    stop_arg("the label '", nm, "' must be logical, 0/1 or -1/+1")
-  v == 1
-}
