@@ -108,7 +108,9 @@ as_labels <- function(y, n, arg = "y", ref = "x") {
 #   positive one, as for glm()'s binomial response;
 # * character: the values 0/1, -1/1 or FALSE/TRUE only (a character vector
 #   has no order of levels that could say which value is positive).
-label_values <- function(v, nm, arg = "y") {
+label_values <- function(v, nm, arg = NULL) {
+  what <- if (is.null(arg)) paste0("the label '", nm, "'")
+          else paste0("label column '", nm, "' of '", arg, "'")
   coded <- function(values) {
     u <- unique(values[!is.na(values)])
     all(u %in% c("0", "1")) || all(u %in% c("-1", "1")) || all(u %in% c("FALSE", "TRUE"))
@@ -121,23 +123,23 @@ label_values <- function(v, nm, arg = "y") {
       return(out)
     }
     if (length(lv) == 2L) return(v == lv[2L])
-    stop_arg("the label '", nm, "' of '", arg, "' is a factor with ", length(lv),
-             " levels {", paste(utils::head(lv, 5), collapse = ","),
-             if (length(lv) > 5) ",...", "}; a label factor needs two levels, ",
-             "the second one being the positive")
+    stop_arg(what, " is a factor with ", length(lv), " levels {",
+             paste(utils::head(lv, 5), collapse = ","), if (length(lv) > 5) ",...",
+             "}; a label factor needs two levels, the second one being the positive")
   }
   if (is.character(v)) {
     if (!coded(v))
-      stop_arg("the label '", nm, "' must have the values 0 and 1 (or TRUE and FALSE)")
+      stop_arg(what, " must have the values 0 and 1 (or FALSE and TRUE), or be a factor ",
+               "with two levels")
     out <- v %in% c("1", "TRUE")
     out[is.na(v)] <- NA
     return(out)
   }
   if (is.logical(v)) return(v)
-  if (!is.numeric(v)) stop_arg("the label '", nm, "' is ", class(v)[1], ", not logical or 0/1")
+  if (!is.numeric(v)) stop_arg(what, " is ", class(v)[1], ", not logical or 0/1")
   vals <- unique(v[!is.na(v)])
   if (!(all(vals %in% c(0, 1)) || all(vals %in% c(-1, 1))))
-    stop_arg("the label '", nm, "' must be logical, 0/1 or -1/+1")
+    stop_arg(what, " must be logical, 0/1 or -1/+1")
   v == 1
 }
 

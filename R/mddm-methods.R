@@ -27,8 +27,9 @@ predict.mddm <- function(object, newx, type = c("projection", "score", "class"),
                          na.action = NULL, ...) {
   check_no_dots(...)
   type <- match.arg(type)
+  arg <- if (missing(newdata)) "newx" else "newdata"
   newx <- newx_or_newdata(newx, newdata)
-  rows <- prediction_rows(object, newx, nrow(object$P), na.action)
+  rows <- prediction_rows(object, newx, nrow(object$P), na.action, arg)
   newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, nrow(object$P))
   z <- project_data(newx, object$P, object$center)
   if (type != "projection")

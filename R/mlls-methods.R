@@ -29,11 +29,12 @@ predict.mlls <- function(object, newx, type = c("score", "class"),
                          thresholds = object$thresholds, newdata, na.action = NULL, ...) {
   check_no_dots(...)
   type <- match.arg(type)
+  arg <- if (missing(newdata)) "newx" else "newdata"
   newx <- newx_or_newdata(newx, newdata)
   d <- if (identical(object$method, "kernel"))
     (if (object$kernel$name == "precomputed") object$kernel$n else ncol(object$kernel$x))
   else nrow(object$U)
-  rows <- prediction_rows(object, newx, d, na.action)
+  rows <- prediction_rows(object, newx, d, na.action, arg)
   score <- mlls_scores(object, rows$x)
   if (type == "class") {
     thresholds <- check_thresholds(thresholds, object$labels)
@@ -54,7 +55,7 @@ newx_or_newdata <- function(newx, newdata) {
 # frame, or the data as given; rows with missing values handled by
 # na.action, whose record (attr "na.action" of model.frame()) napredict()
 # uses to put NA back in their place.  `d` is the number of columns expected.
-prediction_rows <- function(object, newx, d, na.action) {
+prediction_rows <- function(object, newx, d, na.action, arg = "newx") {
   if (is.null(na.action)) na.action <- object$na.action %||% stats::na.fail
   na.action <- match.fun(na.action)
   if (is.null(dim(newx)) && is.atomic(newx) && d > 1)
@@ -66,7 +67,7 @@ prediction_rows <- function(object, newx, d, na.action) {
     mf <- apply_na_action(function(f) stats::model.frame(terms, newx, xlev = object$xlevels,
                                                          na.action = f),
                           na.action, function() !stats::complete.cases(newx[intersect(
-                            all.vars(terms), names(newx))]))
+                            all.vars(terms), names(newx))]), arg)
     xm <- stats::model.matrix(terms, mf, contrasts.arg = object$contrasts)
     return(list(x = xm[, colnames(xm) != "(Intercept)", drop = FALSE],
                 na = attr(mf, "na.action")))
@@ -81,18 +82,18 @@ prediction_rows <- function(object, newx, d, na.action) {
   }
   if (!any(bad)) return(list(x = newx, na = NULL))
   kept <- apply_na_action(function(f) f(data.frame(row = ifelse(bad, NA, 0))), na.action,
-                          function() bad)
+                          function() bad, arg)
   na <- attr(kept, "na.action")
   list(x = newx[!bad, , drop = FALSE], na = na)
 }
 
 # na.action applied by `frame(na.action)`; na.fail's terse "missing values in
 # object" becomes a message that says which rows and what to do.
-apply_na_action <- function(frame, na.action, bad_rows) {
+apply_na_action <- function(frame, na.action, bad_rows, arg) {
   tryCatch(frame(na.action), error = function(e) {
     bad <- which(bad_rows())
     if (!length(bad)) stop(e)
-    stop_arg("the new data have missing values in ", length(bad), " row(s) (the first is row ",
+    stop_arg("'", arg, "' contains NA in ", length(bad), " row(s) (the first is row ",
              bad[1], "): remove them, or predict with na.action = na.exclude (NA in ",
              "their place) or na.omit (left out)")
   })

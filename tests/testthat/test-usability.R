@@ -69,7 +69,7 @@ test_that("formula fits predict from newdata, and missing rows follow na.action"
   nd <- df[1:6, ]
   nd$f2[3] <- NA
   nd$b[4] <- NA   # a label column: not a variable of the prediction
-  expect_error(predict(fit, newdata = nd), "missing values in 1 row\\(s\\) \\(the first is row 3\\)")
+  expect_error(predict(fit, newdata = nd), "'newdata' contains NA in 1 row\\(s\\) \\(the first is row 3\\)")
   pad <- predict(fit, newdata = nd, na.action = na.exclude)
   expect_identical(dim(pad), c(6L, 3L))
   expect_true(all(is.na(pad[3, ])))
@@ -115,9 +115,9 @@ test_that("label columns: factors with two levels and logicals, one rule everywh
   expect_identical(mlss:::label_values(rev01, "a"), y[, "a"])
   expect_identical(mlss:::label_values(factor(c("FALSE", "TRUE", NA)), "a"), c(FALSE, TRUE, NA))
   expect_error(mlls(p$x, data.frame(a = factor(rep(c("x", "y", "z"), 20))), alpha = 1, beta = 1),
-               "factor with 3 levels \\{x,y,z\\}")
+               "label column 'a' of 'y' is a factor with 3 levels \\{x,y,z\\}")
   expect_error(mlls(p$x, data.frame(a = rep(c("u", "v"), 30)), alpha = 1, beta = 1),
-               "must have the values 0 and 1")
+               "label column 'a' of 'y' must have the values 0 and 1")
 })
 
 test_that("mlss_data and mldr objects go straight into the fitting functions", {
@@ -193,4 +193,111 @@ test_that("ml_compare: vector y, errors that name the method and fold, measures 
   set.seed(1)
   b <- ml_compare(p$x, p$y, methods = meth, nfolds = 3, progress = FALSE)
   expect_equal(a$value, b$value)
+})
+
+test_that("the heat map: darkest is best for either direction, readable numbers, a key", {
+  z <- matrix(c(0.30, 0.35, 0.40, 0.32, 0.45, 0.38), 3, 2)
+  col <- grDevices::hcl.colors(50, "YlOrRd", rev = TRUE)
+  pdf(NULL)
+  on.exit(dev.off())
+  hi <- mlss:::grid_heatmap(z, c(0, 0.1, 1), c(0.01, 1), "alpha", "beta", "macro_f1", TRUE)
+  expect_identical(hi$fill[hi$best], col[50])           # the highest value, darkest
+  expect_identical(hi$fill[which.min(hi$value)], col[1])
+  lo <- mlss:::grid_heatmap(z, c(0, 0.1, 1), c(0.01, 1), "alpha", "beta", "hamming_loss", FALSE)
+  expect_identical(which(lo$best), which.min(lo$value))  # the lowest value is best
+  expect_identical(lo$fill[lo$best], col[50])           # ... and darkest
+  expect_identical(lo$ink[lo$best], "white")            # white numbers on dark cells
+  expect_identical(lo$ink[which.max(lo$value)], "black")
+  # a given best cell is framed, whatever the values
+  given <- mlss:::grid_heatmap(z, 1:3, 1:2, "r", "beta", "macro_f1", TRUE, best = c(1, 1))
+  expect_identical(which(given$best), 1L)
+  expect_identical(mlss:::measure_label(c("macro_f1", "hamming_loss", "new_one")),
+                   c("macro F1", "Hamming loss", "new one"))
+  expect_identical(mlss:::grid_labels(c(0, 1e-4, 0.1, 1, Inf)), c("0", "1e-04", "0.1", "1", "Inf"))
+})
+
+test_that("heat map and comparison plot draw on small and large devices", {
+  p <- random_problem(40, 4, 3, seed = 91)
+  cv <- cv_mlls(p$X, p$Y, alpha = 10^(-3:1), beta = 10^seq(-4, 1, length = 20), nfolds = 3,
+                measure = "hamming_loss", progress = FALSE)
+  set.seed(2)
+  cmp <- ml_compare(p$X, p$Y, nfolds = 3, progress = FALSE,
+                    measures = c("macro_f1", "hamming_loss", "coverage"),
+                    methods = list(first = function(x, y) mlls(x, y, alpha = 1, beta = 0.1),
+                                   second = function(x, y) mlls(x, y, alpha = 0, beta = 1)))
+  for (size in list(c(504, 360), c(300, 220))) {
+    f <- tempfile(fileext = ".png")
+    skip_if_not(capabilities("png"))
+    png(f, size[1], size[2])
+    expect_identical(plot(cv), cv)
+    expect_identical(plot(cmp), cmp)
+    expect_identical(plot(cmp, scale = "free"), cmp)
+    dev.off()
+  }
+  expect_error(plot(cmp, scale = "log"), "should be one of")
+})
+
+test_that("read_mulan warns about {0,1} attributes that look like forgotten labels", {
+  f <- text_file(c("@relation toy",
+                   "@attribute f1 numeric", "@attribute word7 {0,1}",
+                   "@attribute a {0,1}", "@attribute b {0,1}", "@attribute c {0,1}",
+                   "@attribute Class3 {0,1}",
+                   "@data", "1.5,0,1,0,1,0", "2,1,0,1,1,1"))
+  # 'b' lies among the labels: a warning, and it is read as a feature
+  expect_warning(d <- read_mulan(f, labels = c("a", "c")),
+                 "attribute 'b' with the values \\{0,1\\} looks like a label but 'labels'")
+  expect_identical(colnames(d$y), c("a", "c"))
+  expect_true("b" %in% colnames(d$x))
+  # Class3 is named like the labels Class1, Class2 (but for its digits)
+  g <- text_file(c("@relation toy", "@attribute f1 numeric", "@attribute word7 {0,1}",
+                   "@attribute Class1 {0,1}", "@attribute Class2 {0,1}",
+                   "@attribute Class3 {0,1}", "@data", "1,0,1,0,1"))
+  xml <- text_file(c('<labels xmlns="http://mulan.sourceforge.net/labels">',
+                     '<label name="Class1"></label>', '<label name="Class2"></label>',
+                     "</labels>"), ext = ".xml")
+  expect_warning(read_mulan(g, xml = xml), "'Class3' with the values \\{0,1\\}.*does not name it")
+  # a complete list, or {0,1} features unlike the labels (word7): silent
+  expect_no_warning(read_mulan(g, labels = c("Class1", "Class2", "Class3")))
+  expect_no_warning(read_mulan(f, labels = c("a", "b", "c", "Class3")))
+  # print() lists the labels
+  expect_output(print(read_mulan(g, labels = 3)), "labels: Class1, Class2, Class3")
+})
+
+test_that("write_mulan then read_mulan keeps the name and the train/test split", {
+  d <- mlss_data(emotions$x[1:30, 1:5], emotions$y[1:30, ],
+                 train = rep(c(TRUE, FALSE, TRUE), c(12, 10, 8)), name = "small emotions")
+  f <- tempfile(fileext = ".arff")
+  write_mulan(d, f)
+  back <- read_mulan(f, xml = sub("arff$", "xml", f))
+  expect_identical(back$train, d$train)
+  expect_identical(back$name, "small emotions")
+  expect_equal(back$x, d$x)
+  expect_identical(back$y, d$y)
+  expect_identical(read_mulan(f, labels = 6, name = "other")$name, "other")
+  # compressed, and read_meka
+  gz <- tempfile(fileext = ".arff.gz")
+  write_mulan(d, gz, xml = NULL, meka = TRUE)
+  expect_identical(read_meka(gz)$train, d$train)
+  # no split, no name: nothing recorded, the file name is the name
+  plain <- tempfile("plain", fileext = ".arff")
+  write_mulan(list(x = d$x, y = d$y), plain, xml = NULL)
+  expect_false(any(grepl("^% mlss", readLines(plain, 3))))
+  back <- read_mulan(plain, labels = 6)
+  expect_null(back$train)
+  expect_identical(back$name, sub("\\.arff$", "", basename(plain)))
+  # a record that does not match the rows is ignored with a warning
+  lines <- readLines(f)
+  lines[grepl("^% mlss-train", lines)] <- "% mlss-train: T5 F5"
+  writeLines(lines, f)
+  expect_warning(r <- read_mulan(f, labels = 6), "does not match the 30 rows")
+  expect_null(r$train)
+})
+
+test_that("print of a data set without a name has no empty quotes", {
+  d <- as_mlss_data(data.frame(h = c(1, 2, 3), t = c(0, 1, 1)), labels = "t")
+  expect_output(print(d), "^Multi-label data: 3 instances")
+  expect_output(print(mlss::emotions), "Multi-label data 'emotions': 593 instances")
+  long <- mlss:::label_list(paste0("label_number_", 1:50), width = 60)
+  expect_lte(nchar(long), 60)
+  expect_match(long, "\\(and [0-9]+ more\\)$")
 })
