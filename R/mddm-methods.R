@@ -133,7 +133,10 @@ summary.mddm <- function(object, ...) {
   cls <- object$classifier
   labels <- data.frame(positives = cls$n_pos, threshold = cls$thresholds,
                        train_f1 = cls$train_f1, row.names = object$labels)
-  if (!is.null(cls$oof_f1)) labels$oof_f1 <- cls$oof_f1
+  if (threshold_source(cls) == "oof") {
+    labels$train_f1 <- NULL
+    if (!is.null(cls$oof_f1)) labels$oof_f1 <- cls$oof_f1
+  }
   structure(list(call = object$call, k = object$k, method = object$method,
                  ssmddm = inherits(object, "ssmddm"), spectrum = spectrum,
                  labels = labels),
@@ -153,7 +156,8 @@ print.summary.mddm <- function(x, digits = max(3L, getOption("digits") - 3L),
     cat("... and ", nrow(x$spectrum) - length(show), " smaller eigenvalues\n", sep = "")
   cat("\nPer-label classifier on the projection:\n")
   print_label_table(x$labels, digits, max_labels)
-  cat("\ntraining macro F1 ", format(mean(x$labels$train_f1), digits = digits), "\n",
-      sep = "")
+  f1 <- if (!is.null(x$labels$train_f1)) c(training = mean(x$labels$train_f1))
+        else if (!is.null(x$labels$oof_f1)) c("out-of-fold" = mean(x$labels$oof_f1))
+  if (length(f1)) cat("\n", names(f1), " macro F1 ", format(f1, digits = digits), "\n", sep = "")
   invisible(x)
 }

@@ -200,8 +200,9 @@ no_training_data <- function(what) {
 #' Summarise an MLLS fit
 #'
 #' One row per label: the number of positive training examples, the intercept,
-#' the threshold, the training F1 it reaches (and the out-of-fold F1 when
-#' cross-validation chose the thresholds), and the share of the label's
+#' the threshold, the F1 it reaches on the scores it was chosen on (training
+#' F1 `train_f1`, or out-of-fold F1 `oof_f1` when cross-validation chose the
+#' thresholds), and the share of the label's
 #' weight vector that lies in the shared subspace (\eqn{\|\Theta' v_l\| / \|u_l\|}{||Theta'v_l|| / ||u_l||},
 #' linear fits only).
 #'
@@ -219,7 +220,12 @@ summary.mlls <- function(object, ...) {
   tab <- data.frame(positives = object$n_pos, intercept = object$intercept,
                     threshold = object$thresholds, train_f1 = object$train_f1,
                     row.names = object$labels)
-  if (!is.null(object$oof_f1)) tab$oof_f1 <- object$oof_f1
+  # the training F1 belongs to the thresholds tuned on the training scores:
+  # with out-of-fold thresholds, their out-of-fold F1 replaces it
+  if (threshold_source(object) == "oof") {
+    tab$train_f1 <- NULL
+    if (!is.null(object$oof_f1)) tab$oof_f1 <- object$oof_f1
+  }
   if (!is.null(object$U)) {
     shared <- sqrt(colSums((t(object$Theta) %*% object$V)^2))
     tab$shared <- ifelse(colSums(object$U^2) > 0, shared / sqrt(colSums(object$U^2)), NA)
@@ -240,12 +246,12 @@ print.summary.mlls <- function(x, digits = max(3L, getOption("digits") - 3L),
       ", alpha = ", format(x$alpha, digits = digits), ", beta = ",
       format(x$beta, digits = digits), "\n\n", sep = "")
   print_label_table(x$labels, digits, max_labels)
-  cat("\ntraining macro F1 ", format(mean(x$labels$train_f1), digits = digits), sep = "")
-  if (!is.null(x$labels$oof_f1))
-    cat(", out-of-fold macro F1 ", format(mean(x$labels$oof_f1), digits = digits), sep = "")
+  f1 <- if (!is.null(x$labels$train_f1)) c(training = mean(x$labels$train_f1))
+        else if (!is.null(x$labels$oof_f1)) c("out-of-fold" = mean(x$labels$oof_f1))
   cat("\nthresholds chosen on the ",
-      if (identical(x$threshold_source, "oof")) "out-of-fold" else "training", " scores\n",
-      sep = "")
+      if (identical(x$threshold_source, "oof")) "out-of-fold" else "training", " scores",
+      if (length(f1)) paste0("; ", names(f1), " macro F1 ", format(f1, digits = digits)),
+      "\n", sep = "")
   invisible(x)
 }
 

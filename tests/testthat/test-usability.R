@@ -154,8 +154,10 @@ test_that("print says where the thresholds come from; summary truncates long lab
   oof$threshold_source <- "oof"
   oof$oof_f1 <- c(a = 0.5, b = 0.6, c = 0.7)
   expect_output(print(oof), "out-of-fold scores by cross-validation \\(out-of-fold macro F1 0.6\\)")
-  expect_output(print(summary(oof)), "thresholds chosen on the out-of-fold scores")
+  expect_output(print(summary(oof)), "thresholds chosen on the out-of-fold scores; out-of-fold macro F1 0.6")
   expect_identical(summary(oof)$labels$oof_f1, unname(oof$oof_f1))
+  expect_null(summary(oof)$labels$train_f1)   # it belongs to other thresholds
+  expect_output(print(summary(fit)), "thresholds chosen on the training scores; training macro F1")
   set.seed(4)
   many <- mlls(p$x, matrix(runif(60 * 30) > 0.5, 60, 30), alpha = 1, beta = 0.1, r = 2)
   out <- capture.output(print(summary(many)))
