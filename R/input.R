@@ -266,13 +266,14 @@ label_columns_as_logical <- function(formula, data, env) {
   f <- eval(formula, env)
   if (!inherits(f, "formula") || length(f) != 3L) return(data)
   lhs <- f[[2L]]
-  vars <- if (is.call(lhs) && identical(lhs[[1L]], as.name("cbind"))) as.list(lhs)[-1L] else list(lhs)
+  vars <- if (is.call(lhs) && identical(lhs[[1L]], as.name("cbind"))) as.list(lhs)[-1L]
+          else list(lhs)
   df <- eval(data, env)
   if (!is.data.frame(df)) return(data)
-  for (v in vars) {
-    nm <- if (is.name(v)) as.character(v) else NA_character_
-    if (!is.na(nm) && nm %in% names(df) && (is.factor(df[[nm]]) || is.character(df[[nm]])))
-      df[[nm]] <- label_values(df[[nm]], nm, "data")
-  }
+  nm <- vapply(vars, function(v) if (is.name(v)) as.character(v) else NA_character_, "")
+  nm <- nm[nm %in% names(df)]
+  nm <- nm[vapply(df[nm], function(v) is.factor(v) || is.character(v), logical(1))]
+  if (!length(nm)) return(data)
+  for (j in nm) df[[j]] <- label_values(df[[j]], j, "data")
   df
 }

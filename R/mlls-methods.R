@@ -59,7 +59,7 @@ prediction_rows <- function(object, newx, d, na.action, arg = "newx") {
   if (is.null(na.action)) na.action <- object$na.action %||% stats::na.fail
   na.action <- match.fun(na.action)
   if (is.null(dim(newx)) && is.atomic(newx) && d > 1)
-    stop_arg("'newx' is a vector, not a matrix with the model's ", d, " columns: ",
+    stop_arg("'", arg, "' is a vector, not a matrix with the model's ", d, " columns: ",
              "a single row taken from a matrix loses its dimensions; keep them with ",
              "x[i, , drop = FALSE]")
   if (!is.null(object$terms) && is.data.frame(newx)) {

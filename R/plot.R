@@ -88,9 +88,13 @@ grid_heatmap <- function(z, x, y, xname, yname, measure, higher_better = TRUE, b
   key_w <- max(graphics::strwidth(format_key(pretty(zr, 4)), units = "inches",
                                   cex = 0.8)) / graphics::par("csi")
   graphics::par(mar = c(4.1, lines_w + 2.6, 3.6, key_w + 3.2), mgp = c(2.4, 0.6, 0))
+  dots <- list(...)
+  if (!is.null(dots$xlab)) xname <- dots$xlab   # drawn below, where they fit
+  if (!is.null(dots$ylab)) yname <- dots$ylab
+  dots$xlab <- dots$ylab <- NULL
   args <- utils::modifyList(list(x = seq_along(x), y = seq_along(y), z = z, col = cols,
                                  zlim = zr, axes = FALSE, xlab = "", ylab = "", main = ""),
-                            list(...))
+                            dots)
   do.call(graphics::image, args)
   graphics::title(main = main, line = 2.2)
   graphics::mtext(paste0(if (higher_better) "higher" else "lower", " is better; ",
