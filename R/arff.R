@@ -13,6 +13,10 @@
 #' negative.  Either way the labels come out **in the order of the ARFF
 #' attributes**, not in the order of the XML file (the two differ in Mulan's
 #' `yeast.xml`), and every other attribute is a feature, in file order.
+#' Printing the result lists the labels.  A label list that misses a label
+#' turns it into a feature: an attribute with the values `{0,1}` that the list
+#' does not name but that sits among the labels, or is named like one but for
+#' its digits (`Class14` beside `Class1`, ..., `Class13`), gives a warning.
 #'
 #' @section What the reader understands:
 #' Dense rows (`v1,v2,...`) and sparse rows (`{index value, ...}`, 0-based
@@ -62,11 +66,13 @@
 #' @param nominal What a nominal feature attribute other than `{0,1}`
 #'   becomes: `"indicator"` columns, or an `"error"`.
 #' @param exclude Names of attributes to leave out.
-#' @param name The data set's name; by default the file name without its
-#'   extensions (and without a `-train` suffix when `test` is given).
+#' @param name The data set's name; by default the one [write_mulan()]
+#'   recorded in the file, else the file name without its extensions (and
+#'   without a `-train` suffix when `test` is given).
 #' @return An object of class `"mlss_data"`, a list with `x` (n x d, column
 #'   names the feature names), `y` (n x m logical, column names the label
-#'   names), `train` (`NULL`, or a logical vector when `test` is given),
+#'   names), `train` (`NULL`, or a logical vector when `test` is given or
+#'   the file records the split written by [write_mulan()]),
 #'   `name` and `relation` (the ARFF relation name).
 #' @seealso [write_mulan()], [read_libsvm_ml()], [as_mlss_data()], [tfidf()].
 #' @references Tsoumakas G., Spyromitros-Xioufis E., Vilcek J. and Vlahavas I.
@@ -143,6 +149,13 @@ read_arff_data <- function(arff, spec, test, sparse, nominal, exclude, name) {
     part$x <- rbind_features(part$x, other$x)
     part$y <- rbind(part$y, other$y)
   }
+  own <- part$mlss
+  if (is.null(train) && !is.null(own$train)) {
+    if (length(own$train) == nrow(part$y)) train <- own$train
+    else warning(arff, ": the train/test split recorded by write_mulan() does not match the ",
+                 nrow(part$y), " rows: ignored", call. = FALSE)
+  }
+  if (is.null(name)) name <- own$name
   if (is.null(name)) {
     name <- sub("\\.arff$", "", sub("\\.(gz|bz2|xz)$", "", basename(arff)))
     if (!is.null(test)) name <- sub("[-_]train$", "", name)
@@ -168,11 +181,61 @@ read_arff_part <- function(file, arg, spec, sparse, nominal, exclude) {
   is_label <- label_attributes(h, spec, file)
   lay <- arff_layout(h, is_label, nominal, exclude, file)
   if (!length(lay$labels)) stop_arg(file, ": no label attribute is left")
+  if (!is.null(spec$names)) warn_label_like_features(h, is_label, lay$role, spec$source, file)
   res <- .Call(C_arff_read_rows, bytes, lay$role, lay$target, lay$values, lay$omitted,
                length(lay$columns), sparse, max_sparse_density)
   if (res$status$code != 0) parse_stop(res$status, file, h$names)
   list(x = rows_features(res$rows, lay$columns),
-       y = rows_labels(res$rows, lay$labels), header = h)
+       y = rows_labels(res$rows, lay$labels), header = h, mlss = mlss_comments(bytes))
+}
+
+# A label list (an XML file, 'labels') that misses a label silently makes it a
+# feature.  Warn about the {0,1} features that look like labels: placed among
+# the label attributes, or named like a label but for digits (Class14 when
+# the labels are Class1 ... Class13).
+warn_label_like_features <- function(h, is_label, role, source, file) {
+  binary <- which(role == 2L)
+  if (!length(binary) || !any(is_label)) return(invisible())
+  span <- range(which(is_label))
+  stem <- function(s) gsub("[0-9]+", "#", s)
+  label_stems <- stem(h$names[is_label])
+  like <- binary[(binary > span[1] & binary < span[2]) |
+                   (grepl("[0-9]", h$names[binary]) & stem(h$names[binary]) %in% label_stems)]
+  if (length(like))
+    warning(file, ": the attribute", if (length(like) > 1) "s", " ",
+            paste0("'", utils::head(h$names[like], 5), "'", collapse = ", "),
+            if (length(like) > 5) paste0(" (and ", length(like) - 5, " more)"),
+            " with the values {0,1} ", if (length(like) > 1) "look" else "looks",
+            " like a label but ", source, " does not name ",
+            if (length(like) > 1) "them" else "it", ": read as a feature; add ",
+            if (length(like) > 1) "them" else "it", " to the labels if need be",
+            call. = FALSE)
+  invisible()
+}
+
+# The name and train/test split that write_mulan() records in comment lines
+# at the top of the file ("% mlss-name: ...", "% mlss-train: T391 F202"); NULL
+# for other files.
+mlss_comments <- function(bytes) {
+  marker <- charToRaw("% mlss-")
+  if (length(bytes) < length(marker) || !all(bytes[seq_along(marker)] == marker))
+    return(NULL)
+  end <- grepRaw("\n[^%]", bytes)   # the first line that is not a comment
+  if (!length(end)) return(NULL)
+  txt <- strsplit(rawToChar(bytes[seq_len(end)]), "\r?\n")[[1]]
+  Encoding(txt) <- "UTF-8"
+  field <- function(key) {
+    hit <- txt[startsWith(txt, paste0("% mlss-", key, ": "))]
+    if (length(hit)) substring(hit[1], nchar(key) + 10L)
+  }
+  out <- list(name = field("name"))
+  runs <- field("train")
+  if (!is.null(runs)) {
+    tok <- strsplit(trimws(runs), " +")[[1]]
+    if (length(tok) && all(grepl("^[TF][0-9]+$", tok)))
+      out$train <- rep(startsWith(tok, "T"), as.numeric(substring(tok, 2)))
+  }
+  out
 }
 
 # A dgCMatrix when at most this share of the entries is non-zero.
@@ -403,7 +466,11 @@ xml_escape <- function(s) {
 #' read back to the same double, so [read_mulan()] returns the data written:
 #' the same `x` (of the same class, unless a dense `x` has a density of at
 #' most 1/4, which the reader makes sparse unless told `sparse = FALSE`), `y`,
-#' names and relation name.
+#' names and relation name.  The data set's `name` and its train/test split
+#' (`train`), which ARFF has no place for, are written as comment lines at
+#' the top of the file (`% mlss-name: ...`, `% mlss-train: T391 F202`, runs
+#' of training and test rows), which other readers skip and [read_mulan()]
+#' reads back.
 #'
 #' @param data An `mlss_data` object, or a list with `x` and `y`.
 #' @param arff Path of the ARFF file to write; a name ending in `.gz` is
@@ -416,7 +483,7 @@ xml_escape <- function(s) {
 #' @return The path of the ARFF file, invisibly.
 #' @seealso [read_mulan()].
 #' @examples
-#' data(emotions)
+#' emotions <- mlss::emotions
 #' f <- tempfile(fileext = ".arff")
 #' write_mulan(emotions, f)
 #' again <- read_mulan(f, xml = sub("arff$", "xml", f))
@@ -440,7 +507,15 @@ write_mulan <- function(data, arff, xml = sub("(\\.arff)?(\\.gz)?$", ".xml", arf
     stop_arg("the feature and label names of 'data' must be distinct")
   relation <- data$relation %||% data$name %||% "mlss"
   if (meka) relation <- paste0(relation, ": -C -", ncol(y))
-  header <- c(paste("@relation", arff_quote(relation)), "",
+  # the name and the train/test split, which ARFF has no place for, as
+  # comments that read_mulan() reads back (and other readers skip)
+  own <- c(if (!is.null(data$name)) paste0("% mlss-name: ", gsub("[\r\n]", " ", data$name)),
+           if (!is.null(data$train)) {
+             r <- rle(data$train)
+             paste0("% mlss-train: ", paste0(ifelse(r$values, "T", "F"), r$lengths,
+                                             collapse = " "))
+           })
+  header <- c(own, paste("@relation", arff_quote(relation)), "",
               paste("@attribute", arff_quote(features), "numeric"),
               paste("@attribute", arff_quote(colnames(y)), "{0,1}"), "", "@data")
   if (sparse) {

@@ -25,7 +25,7 @@
 #'   Processing Systems 14, 681-687.
 #' @seealso [emotions], [scene]; [read_mulan()] for the other Mulan sets.
 #' @examples
-#' data(yeast)
+#' yeast <- mlss::yeast   # data(yeast) would load mldr's yeast when mldr is attached
 #' yeast
 #' colMeans(yeast$y)   # label frequencies
 "yeast"
@@ -59,7 +59,7 @@
 #'   2008), 325-330.
 #' @seealso [yeast], [scene].
 #' @examples
-#' data(emotions)
+#' emotions <- mlss::emotions   # not data(emotions): mldr has its own
 #' emotions
 #' colSums(emotions$y[emotions$train, ])
 "emotions"
@@ -91,7 +91,7 @@
 #'   1757-1771.
 #' @seealso [yeast], [emotions].
 #' @examples
-#' data(scene)
+#' scene <- mlss::scene
 #' scene
 #' table(rowSums(scene$y))   # most photographs have one label
 "scene"
@@ -99,12 +99,32 @@
 #' @export
 print.mlss_data <- function(x, ...) {
   sparse <- if (inherits(x$x, "sparseMatrix")) " (sparse)" else ""
-  cat("Multi-label data '", x$name %||% "", "': ", nrow(x$x), " instances, ",
+  name <- if (!is.null(x$name) && nzchar(x$name)) paste0(" '", x$name, "'") else ""
+  cat("Multi-label data", name, ": ", nrow(x$x), " instances, ",
       ncol(x$x), " features", sparse, ", ", ncol(x$y), " labels\n", sep = "")
+  cat(label_list(colnames(x$y)), "\n", sep = "")
   cat("label cardinality ", format(mean(rowSums(x$y), na.rm = TRUE), digits = 3),
       ", density ", format(mean(x$y, na.rm = TRUE), digits = 3), "\n", sep = "")
   if (!is.null(x$train))
     cat("split: ", sum(x$train), " training and ", sum(!x$train), " test instances\n",
         sep = "")
   invisible(x)
+}
+
+# "labels: a, b, c, ... (and 12 more)" within the width of the console.
+label_list <- function(labels, width = getOption("width", 80)) {
+  head <- "labels: "
+  out <- character()
+  used <- nchar(head)
+  for (i in seq_along(labels)) {
+    more <- length(labels) - i
+    tail <- if (more > 0) nchar(paste0(", ... (and ", more, " more)")) else 0
+    if (used + nchar(labels[i]) + 2 + tail > width && length(out)) {
+      return(paste0(head, paste(out, collapse = ", "), ", ... (and ",
+                    length(labels) - length(out), " more)"))
+    }
+    out <- c(out, labels[i])
+    used <- used + nchar(labels[i]) + 2
+  }
+  paste0(head, paste(out, collapse = ", "))
 }

@@ -54,23 +54,33 @@ check_dims <- function(dims, arg) {
   if (dims[2] == 0) stop_arg("'", arg, "' has no columns")
 }
 
-# Labels: a logical, 0/1 or -1/+1 matrix or data frame (a vector is one label).
-# Returns an n x m logical matrix with column names.
-as_labels <- function(y, n, arg = "y") {
+# Labels: a logical, 0/1 or -1/+1 matrix or data frame (a vector is one label);
+# factor and character columns follow label_values(), the one rule shared with
+# mlss_data() and the formula interface.  Returns an n x m logical matrix with
+# column names.  `ref` names the argument whose rows `y` must match.
+as_labels <- function(y, n, arg = "y", ref = "x") {
   if (is.null(y)) stop_arg("'", arg, "' is missing")
   if (inherits(y, "Matrix")) y <- as.matrix(y)
+  if (is.factor(y) || (is.vector(y) && is.character(y)))
+    y <- data.frame(L1 = y, stringsAsFactors = FALSE)
   if (is.data.frame(y)) {
-    ok <- vapply(y, function(col) is.numeric(col) || is.logical(col), logical(1))
-    if (!all(ok))
-      stop_arg("label column '", names(y)[!ok][1], "' of '", arg,
-               "' must be logical, 0/1 or -1/+1")
-    y <- as.matrix(y)
+    if (nrow(y) != n) stop_arg("'", ref, "' has ", n, " rows but '", arg, "' has ", nrow(y))
+    if (ncol(y) == 0) stop_arg("'", arg, "' has no label columns")
+    if (anyNA(y)) stop_arg("'", arg, "' contains NA; missing labels are not allowed here")
+    nm <- names(y)
+    y <- matrix(vapply(seq_along(y), function(j) label_values(y[[j]], nm[j], arg), logical(n)),
+                n, length(nm), dimnames = list(NULL, nm))
   }
   if (is.vector(y) && (is.numeric(y) || is.logical(y))) y <- matrix(y, ncol = 1)
+  if (is.matrix(y) && is.character(y)) {
+    y <- matrix(vapply(seq_len(ncol(y)), function(j)
+      label_values(y[, j], colnames(y)[j] %||% paste0("L", j), arg), logical(nrow(y))),
+      nrow(y), ncol(y), dimnames = dimnames(y))
+  }
   if (!is.matrix(y) || !(is.numeric(y) || is.logical(y)))
     stop_arg("'", arg, "' must be a logical, 0/1 or -1/+1 matrix or data frame")
   if (nrow(y) != n)
-    stop_arg("'x' has ", n, " rows but '", arg, "' has ", nrow(y))
+    stop_arg("'", ref, "' has ", n, " rows but '", arg, "' has ", nrow(y))
   if (ncol(y) == 0) stop_arg("'", arg, "' has no label columns")
   if (anyNA(y))
     stop_arg("'", arg, "' contains NA; missing labels are not allowed here")
@@ -88,6 +98,65 @@ as_labels <- function(y, n, arg = "y") {
     }
   }
   y
+}
+
+# The one rule for a label column, wherever labels come from (matrices, data
+# frames, formulas, mlss_data()); NA stays NA.
+# * logical: as it is;  numeric: 0/1 or -1/+1, positive where 1;
+# * factor: levels among 0/1, -1/1 or FALSE/TRUE: positive where "1" or
+#   "TRUE"; any other factor with exactly two levels: the second level is the
+#   positive one, as for glm()'s binomial response;
+# * character: the values 0/1, -1/1 or FALSE/TRUE only (a character vector
+#   has no order of levels that could say which value is positive).
+label_values <- function(v, nm, arg = NULL) {
+  what <- if (is.null(arg)) paste0("the label '", nm, "'")
+          else paste0("label column '", nm, "' of '", arg, "'")
+  coded <- function(values) {
+    u <- unique(values[!is.na(values)])
+    all(u %in% c("0", "1")) || all(u %in% c("-1", "1")) || all(u %in% c("FALSE", "TRUE"))
+  }
+  if (is.factor(v)) {
+    lv <- levels(v)
+    if (coded(lv)) {
+      out <- as.character(v) %in% c("1", "TRUE")
+      out[is.na(v)] <- NA
+      return(out)
+    }
+    if (length(lv) == 2L) return(v == lv[2L])
+    stop_arg(what, " is a factor with ", length(lv), " levels {",
+             paste(utils::head(lv, 5), collapse = ","), if (length(lv) > 5) ",...",
+             "}; a label factor needs two levels, the second one being the positive")
+  }
+  if (is.character(v)) {
+    if (!coded(v))
+      stop_arg(what, " must have the values 0 and 1 (or FALSE and TRUE), or be a factor ",
+               "with two levels")
+    out <- v %in% c("1", "TRUE")
+    out[is.na(v)] <- NA
+    return(out)
+  }
+  if (is.logical(v)) return(v)
+  if (!is.numeric(v)) stop_arg(what, " is ", class(v)[1], ", not logical or 0/1")
+  vals <- unique(v[!is.na(v)])
+  if (!(all(vals %in% c(0, 1)) || all(vals %in% c(-1, 1))))
+    stop_arg(what, " must be logical, 0/1 or -1/+1")
+  v == 1
+}
+
+# A data set where features and labels are expected: an mlss_data or mldr
+# object given as `x`, its labels inside (so `y` is left out), becomes the
+# pair; anything else passes through.  Called by the default methods of the
+# fitting functions as xy <- ml_xy(x, y).
+ml_xy <- function(x, y) {
+  if (inherits(x, c("mlss_data", "mldr"))) {
+    if (!missing(y) && !is.null(y))
+      stop_arg("'x' is ", if (inherits(x, "mldr")) "an mldr" else "an mlss_data",
+               " object, which holds the labels: leave 'y' out (and give the other ",
+               "arguments by name)")
+    d <- as_mlss_data(x)
+    return(list(x = d$x, y = d$y))
+  }
+  list(x = x, y = if (!missing(y)) y)
 }
 
 `%||%` <- function(a, b) if (length(a)) a else b
@@ -174,6 +243,7 @@ model_data <- function(call, na.action, env) {
   mf$na.action <- na.action
   mf$drop.unused.levels <- TRUE
   mf[[1L]] <- quote(stats::model.frame)
+  mf$data <- label_columns_as_logical(mf$formula, mf$data, env)
   mf <- eval(mf, env)
   terms <- attr(mf, "terms")
   y <- stats::model.response(mf)
@@ -184,5 +254,26 @@ model_data <- function(call, na.action, env) {
   xm <- stats::model.matrix(terms, mf)
   list(x = xm[, colnames(xm) != "(Intercept)", drop = FALSE], y = y,
        formula_parts = list(terms = terms, xlevels = stats::.getXlevels(terms, mf),
-                            contrasts = attr(xm, "contrasts")))
+                            contrasts = attr(xm, "contrasts"), na.action = na.action))
+}
+
+# cbind() turns a factor into its codes (1, 2), so the label columns that the
+# left-hand side names are made logical (label_values()) in a copy of the
+# data before model.frame() sees them.  Returns the data (or its expression,
+# unchanged, when there is nothing to convert).
+label_columns_as_logical <- function(formula, data, env) {
+  if (is.null(data)) return(data)
+  f <- eval(formula, env)
+  if (!inherits(f, "formula") || length(f) != 3L) return(data)
+  lhs <- f[[2L]]
+  vars <- if (is.call(lhs) && identical(lhs[[1L]], as.name("cbind"))) as.list(lhs)[-1L]
+          else list(lhs)
+  df <- eval(data, env)
+  if (!is.data.frame(df)) return(data)
+  nm <- vapply(vars, function(v) if (is.name(v)) as.character(v) else NA_character_, "")
+  nm <- nm[nm %in% names(df)]
+  nm <- nm[vapply(df[nm], function(v) is.factor(v) || is.character(v), logical(1))]
+  if (!length(nm)) return(data)
+  for (j in nm) df[[j]] <- label_values(df[[j]], j, "data")
+  df
 }

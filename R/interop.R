@@ -6,12 +6,15 @@
 #' `train` (`NULL`, or a logical vector marking the rows of a training part),
 #' `name` and `relation` (the ARFF relation name, or `NULL`).  [read_mulan()],
 #' [read_meka()] and [read_libsvm_ml()] return one; the bundled [yeast],
-#' [emotions] and [scene] are ones.  `x` and `y` go straight into [mlls()].
+#' [emotions] and [scene] are ones.  The object goes straight into [mlls()],
+#' [mddm()], [ssmddm()] and [ml_compare()] as `x`, with `y` left out, and so
+#' does an `mldr` object.
 #'
 #' `mlss_data()` builds one from its parts; `NA` is allowed in `x` and `y`
 #' (the solvers refuse it later).  `as_mlss_data()` converts:
 #' * a data frame, whose label columns are named by `labels` (logical, 0/1,
-#'   -1/+1 or factors with the levels 0 and 1) and whose other columns are the
+#'   -1/+1, or factors with two levels, the second positive, as in [mlls()])
+#'   and whose other columns are the
 #'   features; factor and character features become columns as in
 #'   [read_mulan()]: one 0/1 column for the levels `{0,1}`, else one
 #'   indicator column per level named `column=level`;
@@ -45,7 +48,7 @@
 #' d$y
 #' mlss_data(matrix(1:6, 3), cbind(a = c(TRUE, FALSE, TRUE)), name = "tiny")
 #' if (requireNamespace("mldr", quietly = TRUE)) {
-#'   data(emotions)
+#'   emotions <- mlss::emotions   # data(emotions) would load mldr's own
 #'   m <- as_mldr(emotions)
 #'   summary(m)
 #'   back <- as_mlss_data(m)
@@ -196,18 +199,4 @@ data_labels <- function(y, n) {
   out <- matrix(out, n, ncol(y), dimnames = list(NULL, names(y)))
   if (anyDuplicated(colnames(out))) stop_arg("the label names in 'y' are not unique")
   out
-}
-
-label_values <- function(v, nm) {
-  if (is.factor(v) || is.character(v)) {
-    v <- as.character(v)
-    if (!all(v %in% c("0", "1", NA))) stop_arg("the label '", nm, "' must have the values 0 and 1")
-    return(v == "1")
-  }
-  if (is.logical(v)) return(v)
-  if (!is.numeric(v)) stop_arg("the label '", nm, "' is ", class(v)[1], ", not logical or 0/1")
-  vals <- unique(v[!is.na(v)])
-  if (!(all(vals %in% c(0, 1)) || all(vals %in% c(-1, 1))))
-    stop_arg("the label '", nm, "' must be logical, 0/1 or -1/+1")
-  v == 1
 }

@@ -12,7 +12,9 @@
 #' @param thresholds Per-label thresholds for `type = "class"` (one number, or
 #'   one per label); by default those of the classifier, chosen on the
 #'   training scores.
-#' @param ... Not used.
+#' @param newdata,na.action As for [predict.mlls()]: `newdata` is the same as
+#'   `newx`, and `na.action` says what to do with rows that have missing values.
+#' @param ... Not used: an unknown argument is an error.
 #' @return A matrix: n_new x k for `"projection"`, n_new x m otherwise.
 #' @examples
 #' data(yeast)
@@ -21,15 +23,19 @@
 #' head(predict(fit, yeast$x[!yeast$train, ], type = "class"))
 #' @export
 predict.mddm <- function(object, newx, type = c("projection", "score", "class"),
-                         thresholds = object$classifier$thresholds, ...) {
+                         thresholds = object$classifier$thresholds, newdata,
+                         na.action = NULL, ...) {
+  check_no_dots(...)
   type <- match.arg(type)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to project")
-  if (!is.null(object$terms)) newx <- formula_newx(object, newx)
-  newx <- check_newx_columns(as_features(newx, "newx"), object$features, nrow(object$P))
+  arg <- if (missing(newdata)) "newx" else "newdata"
+  newx <- newx_or_newdata(newx, newdata)
+  rows <- prediction_rows(object, newx, nrow(object$P), na.action, arg)
+  newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, nrow(object$P))
   z <- project_data(newx, object$P, object$center)
-  if (type == "projection") return(z)
-  stats::predict(object$classifier, z / object$scale, type = type,
-                 thresholds = thresholds)
+  if (type != "projection")
+    z <- stats::predict(object$classifier, z / object$scale, type = type,
+                        thresholds = thresholds)
+  stats::napredict(rows$na, z)
 }
 
 #' @export
@@ -54,8 +60,8 @@ print.mddm <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("solved through ", how, if (!is.null(x$rank)) paste0(" (rank ", x$rank, ")"),
       "\n", sep = "")
   cat("classifier: per-label ridge regression on the projection, lambda = ",
-      format(x$lambda, digits = digits), "; training macro F1 ",
-      format(mean(x$classifier$train_f1), digits = digits), "\n\n", sep = "")
+      format(x$lambda, digits = digits), ";\n", threshold_note(x$classifier, digits),
+      "\n\n", sep = "")
   invisible(x)
 }
 
@@ -99,6 +105,7 @@ plot.mddm <- function(x, ...) {
 #' @return A matrix.
 #' @export
 coef.mddm <- function(object, type = c("P", "U"), ...) {
+  check_no_dots(...)
   type <- match.arg(type)
   if (type == "P") return(object$P)
   U <- object$P %*% object$classifier$U / object$scale
@@ -110,6 +117,8 @@ coef.mddm <- function(object, type = c("P", "U"), ...) {
 #' @param object A fit from [mddm()] or [ssmddm()].
 #' @param x A `summary.mddm` object.
 #' @param digits Significant digits to print.
+#' @param max_labels How many labels to print (the first ones); the whole
+#'   table is in the `labels` component.
 #' @param ... Not used.
 #' @return An object of class `summary.mddm`: a list with the fit's settings,
 #'   `spectrum` (each eigenvalue, its share of the sum and the cumulative
@@ -117,12 +126,17 @@ coef.mddm <- function(object, type = c("P", "U"), ...) {
 #'   threshold, training F1 of the classifier).
 #' @export
 summary.mddm <- function(object, ...) {
+  check_no_dots(...)
   v <- object$values
   spectrum <- data.frame(eigenvalue = v, share = v / sum(v), cumulative = cumsum(v) / sum(v),
                          kept = seq_along(v) <= object$k)
   cls <- object$classifier
   labels <- data.frame(positives = cls$n_pos, threshold = cls$thresholds,
                        train_f1 = cls$train_f1, row.names = object$labels)
+  if (threshold_source(cls) == "oof") {
+    labels$train_f1 <- NULL
+    if (!is.null(cls$oof_f1)) labels$oof_f1 <- cls$oof_f1
+  }
   structure(list(call = object$call, k = object$k, method = object$method,
                  ssmddm = inherits(object, "ssmddm"), spectrum = spectrum,
                  labels = labels),
@@ -131,7 +145,8 @@ summary.mddm <- function(object, ...) {
 
 #' @rdname summary.mddm
 #' @export
-print.summary.mddm <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+print.summary.mddm <- function(x, digits = max(3L, getOption("digits") - 3L),
+                               max_labels = 20L, ...) {
   cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
   cat(if (x$ssmddm) "Spectrum of the centred label kernel" else "MDDM spectrum",
       " (", x$method, " solution), k = ", x$k, ":\n", sep = "")
@@ -140,8 +155,9 @@ print.summary.mddm <- function(x, digits = max(3L, getOption("digits") - 3L), ..
   if (length(show) < nrow(x$spectrum))
     cat("... and ", nrow(x$spectrum) - length(show), " smaller eigenvalues\n", sep = "")
   cat("\nPer-label classifier on the projection:\n")
-  print(x$labels, digits = digits)
-  cat("\ntraining macro F1 ", format(mean(x$labels$train_f1), digits = digits), "\n",
-      sep = "")
+  print_label_table(x$labels, digits, max_labels)
+  f1 <- if (!is.null(x$labels$train_f1)) c(training = mean(x$labels$train_f1))
+        else if (!is.null(x$labels$oof_f1)) c("out-of-fold" = mean(x$labels$oof_f1))
+  if (length(f1)) cat("\n", names(f1), " macro F1 ", format(f1, digits = digits), "\n", sep = "")
   invisible(x)
 }

@@ -69,7 +69,7 @@
 #'
 #' @inheritParams mlls
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame, one
-#'   column per label (a vector is a single label).
+#'   column per label (a vector is a single label); factors as for [mlls()].
 #' @param k Dimension of the projection: a whole number >= 1, or a share in
 #'   (0, 1) of the sum of the eigenvalues.
 #' @param mu Weight, between 0 and 1, of the data covariance in the constraint: 0 for
@@ -132,10 +132,11 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   mu <- check_mu(mu)
   lambda <- check_lambda(lambda)
   method <- match.arg(method)
-  x <- as_features(x)
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
   n <- nrow(x)
   d <- ncol(x)
-  y <- as_labels(y, n)
+  y <- as_labels(xy$y, n)
   tol <- check_tol(tol, x)
   lab <- label_spectrum(y, kernel, n)
   check_dimension_bound(dimk, min(d, n - 1L, length(lab$values)), "at most")
@@ -172,7 +173,7 @@ mddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
 }
 
 # A fit from the default method, with the call of the formula method and what
-# predict() needs to rebuild the features (see model_data(), formula_newx()).
+# predict() needs to rebuild the features (see model_data(), prediction_rows()).
 with_formula <- function(fit, md, call, name) {
   call[[1L]] <- name
   fit$call <- call

@@ -4,6 +4,10 @@
 #' allow: those of predicted label sets need `pred`, those of rankings need
 #' `score`, the log-likelihood loss needs `prob`.
 #'
+#' When `y` and `pred` (or `score`) both have column names, the columns are
+#' matched by name, whatever their order, and different names are an error;
+#' without names on either side they are matched by position.
+#'
 #' @section Definitions:
 #' With \eqn{tp_l}, \eqn{fp_l}, \eqn{fn_l} the counts of label \eqn{l}:
 #' * `macro_f1`: the mean over labels of \eqn{2tp_l / (2tp_l + fp_l + fn_l)};
@@ -58,11 +62,16 @@
 #' ml_metrics(y, score = score, pred = score > 0.5)
 #' @export
 ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NULL) {
+  y_names <- colnames(y)
   y <- as_labels(y, NROW(y), "y")
   n <- nrow(y)
-  if (!is.null(score)) score <- check_score_matrix(score, y, "score")
+  if (!is.null(score)) {
+    score <- match_label_columns(score, y_names, "score")
+    score <- check_score_matrix(score, y, "score")
+  }
   if (!is.null(pred)) {
-    pred <- as_labels(pred, n, "pred")
+    pred <- match_label_columns(pred, y_names, "pred")
+    pred <- as_labels(pred, n, "pred", ref = "y")
     if (ncol(pred) != ncol(y)) stop_arg("'pred' must have ", ncol(y), " columns, like 'y'")
   }
   if (!is.null(prob)) {
@@ -114,13 +123,33 @@ measure_table <- function() {
     stringsAsFactors = FALSE)
 }
 
+# Columns of `pred` or `score` put in the order of the labels of `y` when both
+# have column names; an error when the names differ, since matching by
+# position would then compare different labels without a word.
+match_label_columns <- function(v, y_names, arg) {
+  v_names <- colnames(v)
+  if (is.null(y_names) || is.null(v_names) || identical(v_names, y_names)) return(v)
+  if (anyDuplicated(v_names)) stop_arg("the column names of '", arg, "' are not unique")
+  if (!setequal(v_names, y_names) || length(v_names) != length(y_names)) {
+    only_v <- setdiff(v_names, y_names)
+    only_y <- setdiff(y_names, v_names)
+    stop_arg("the column names of '", arg, "' are not the labels of 'y'",
+             if (length(only_v)) paste0("; '", arg, "' has '", only_v[1], "'"),
+             if (length(only_y)) paste0("; 'y' has '", only_y[1], "'"),
+             if (length(only_v) + length(only_y) > 2) " (and more)",
+             ". Give them the same names, or no names to match by position")
+  }
+  v[, y_names, drop = FALSE]
+}
+
 check_score_matrix <- function(score, y, arg) {
   if (is.data.frame(score)) score <- as.matrix(score)
   if (is.vector(score)) score <- matrix(score, ncol = 1)
   if (!is.matrix(score) || !is.numeric(score))
     stop_arg("'", arg, "' must be a numeric matrix")
   if (!identical(dim(score), dim(y)))
-    stop_arg("'", arg, "' must be ", nrow(y), " x ", ncol(y), ", like 'y'")
+    stop_arg("'", arg, "' must be ", nrow(y), " x ", ncol(y), ", like 'y' (it is ",
+             nrow(score), " x ", ncol(score), ")")
   if (anyNA(score)) stop_arg("'", arg, "' contains NA")
   storage.mode(score) <- "double"
   score

@@ -56,8 +56,12 @@
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d); with `kernel = "precomputed"`, an n x n kernel matrix.
 #'   For the formula method, a formula such as `cbind(l1, l2, l3) ~ .`.
+#'   A data set of class `mlss_data` (e.g. `mlss::emotions`, [read_mulan()])
+#'   or `mldr` goes in as `x` with its labels, `y` left out.
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame, one
-#'   column per label (a vector is a single label).
+#'   column per label (a vector is a single label).  Factor columns with two
+#'   levels count the second level as positive (as [glm()] does), and levels
+#'   0/1 or FALSE/TRUE as they say.
 #' @param alpha Weight of the shared-subspace penalty, a number >= 0 or `Inf`.
 #' @param beta Weight of the ridge penalty, a number >= 0 or `Inf`.
 #' @param r Dimension of the shared subspace; `NULL` gives the papers' default
@@ -124,7 +128,8 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
   if (is.infinite(alpha) && is.infinite(beta))
     stop_arg("'alpha' and 'beta' cannot both be Inf")
   method <- match.arg(method)
-  d <- mlls_inputs(x, y, r, intercept, kernel)
+  xy <- ml_xy(x, y)
+  d <- mlls_inputs(xy$x, xy$y, r, intercept, kernel)
   warn_constant_labels(d$y)
   fit <- mlls_solve(d$x, 2 * d$y - 1, alpha, beta, d$r, d$intercept, d$kernel, gamma,
                     degree, coef0, method, tol)

@@ -80,9 +80,10 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
   dimk <- check_dimension(k)
   lambda <- check_lambda(lambda)
   method <- match.arg(method)
-  x <- as_features(x)
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
   n <- nrow(x)
-  y <- as_labels(y, n)
+  y <- as_labels(xy$y, n)
   lab <- label_spectrum(y, kernel, n)
   k <- target_dimension(dimk, lab$values)
   targets <- sqrt(n) * lab$vectors[, seq_len(k), drop = FALSE]
