@@ -117,7 +117,8 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
                     progress)
   method <- match.arg(method)
-  d <- mlls_inputs(x, y, NULL, intercept, kernel)
+  xy <- ml_xy(x, y)
+  d <- mlls_inputs(xy$x, xy$y, NULL, intercept, kernel)
   rs <- if (is.null(r)) d$r else vapply(r, check_rank, 0L, m = ncol(d$y))
   axes <- mlls_grid_axes(alpha, beta, sort(unique(rs)))
   warn_constant_labels(d$y)

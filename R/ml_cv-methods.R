@@ -152,25 +152,74 @@ as.data.frame.ml_cv <- function(x, row.names = NULL, optional = FALSE, ...) {
 
 #' Plot a cross-validation
 #'
-#' With one hyperparameter that varies, the mean measure against it with
-#' error bars of one standard error, the best and the one-standard-error
-#' points marked; with two or more, the heat map of [plot.cv_mlls()] over the
-#' first two, the others held at the chosen point.
+#' With one hyperparameter that varies, the mean measure against it (on a log
+#' scale, 0 one step left of the smallest positive value) with error bars of
+#' one standard error, the best and the one-standard-error points marked.
+#' With two or more, a heat map over the first two (`type = "heatmap"`), the
+#' others held at the chosen point: each grid point is a cell holding its
+#' value, darker cells are better (for a measure where lower is better, such
+#' as Hamming loss, the darkest cells are the lowest), a key on the right gives
+#' the scale, and the best point is framed; or the 3-D surface the MLLS papers
+#' show (`type = "persp"`), the best point marked.
 #'
-#' @param x A result of [ml_cv()], [cv_mlls()] or [cv_ssmddm()].
+#' @param x A result of [cv_mlls()], [cv_ssmddm()] or [ml_cv()].
+#' @param type `"heatmap"` or `"persp"`, for two or more hyperparameters.
+#' @param col Colours, from worst to best for the heat map (the default runs
+#'   from pale yellow to dark red), from low to high for the surface.
 #' @param ... Graphical parameters passed to [graphics::plot()] (the curve),
-#'   overriding the defaults (e.g. `main`, `ylim`).
+#'   [graphics::image()] or [graphics::persp()], overriding the defaults (e.g.
+#'   `main`, `theta`, `phi`).
 #' @return `x`, invisibly.
 #' @examples
 #' set.seed(1)
-#' cv <- cv_mlls(mlss::yeast$x[1:300, ], mlss::yeast$y[1:300, ], alpha = 0,
-#'               beta = 10^(-3:1), nfolds = 3)
+#' x <- mlss::yeast$x[1:600, ]
+#' y <- mlss::yeast$y[1:600, ]
+#' cv <- cv_mlls(x, y, alpha = c(0, 0.01, 0.1, 1), beta = c(0.01, 0.1, 1), nfolds = 3)
 #' plot(cv)
+#' plot(cv, type = "persp")
+#' ridge <- cv_mlls(x, y, alpha = 0, beta = 10^(-3:1), nfolds = 3)
+#' plot(ridge)
 #' @export
-plot.ml_cv <- function(x, ...) {
+plot.ml_cv <- function(x, type = c("heatmap", "persp"),
+                       col = grDevices::hcl.colors(50, "YlOrRd", rev = TRUE), ...) {
+  type <- match.arg(type)
   varying <- names(Filter(function(v) length(unique(v)) > 1, x$grid))
-  if (length(varying) >= 2) return(plot_cv_heatmap(x, varying[1:2], ...))
-  p <- if (length(varying)) varying else names(x$grid)[1]
+  if (length(varying) < 2) {
+    if (type == "persp")
+      stop_arg("a surface needs at least two values of each of two hyperparameters")
+    cv_curve(x, if (length(varying)) varying else names(x$grid)[1], ...)
+    return(invisible(x))
+  }
+  # the first two varying hyperparameters, the others at the chosen point
+  axes <- varying[1:2]
+  chosen <- if (x$select == "1se") x$best_1se else x$best
+  keep <- rep(TRUE, nrow(x$grid))
+  for (p in setdiff(names(x$grid), axes)) keep <- keep & x$grid[[p]] == x$grid[[p]][chosen]
+  g <- x$grid[keep, , drop = FALSE]
+  cvm <- rowMeans(x$cvfold)[keep]
+  a <- sort(unique(g[[axes[1]]]))
+  b <- sort(unique(g[[axes[2]]]))
+  z <- matrix(NA_real_, length(a), length(b))
+  z[cbind(match(g[[axes[1]]], a), match(g[[axes[2]]], b))] <- cvm
+  best <- c(match(x$grid[[axes[1]]][x$best], a), match(x$grid[[axes[2]]][x$best], b))
+  if (anyNA(best)) best <- NULL  # the best point lies in another slice
+  held <- setdiff(names(x$grid), axes)
+  main <- paste0("Cross-validated ", measure_label(x$measure),
+                 if (length(held)) paste0(" at ", paste0(held, " = ",
+                                                         unlist(x$grid[chosen, held]),
+                                                         collapse = ", ")))
+  if (type == "heatmap") {
+    grid_heatmap(z, a, b, axes[1], axes[2], x$measure, x$higher_better, best = best,
+                 col = col, main = main, ...)
+  } else {
+    if (is.null(best)) best <- arrayInd(which.max(if (x$higher_better) z else -z), dim(z))
+    grid_persp(z, a, b, axes[1], axes[2], x$measure, best, col = col, ...)
+  }
+  invisible(x)
+}
+
+# The mean measure against one hyperparameter, with standard-error bars.
+cv_curve <- function(x, p, ...) {
   v <- x$grid[[p]]
   cvm <- rowMeans(x$cvfold)
   se <- apply(x$cvfold, 1, stats::sd) / sqrt(ncol(x$cvfold))
@@ -181,40 +230,22 @@ plot.ml_cv <- function(x, ...) {
   hi <- cvm + se
   args <- utils::modifyList(list(x = ax$at[o], y = cvm[o], type = "b", pch = 19, xaxt = "n",
                                  xlab = p, ylab = label, ylim = range(lo, hi, na.rm = TRUE),
-                                 main = paste("cross-validated", label)), list(...))
+                                 main = paste("Cross-validated", label)), list(...))
   do.call(graphics::plot, args)
+  graphics::mtext(paste(if (x$higher_better) "higher" else "lower", "is better"), side = 3,
+                  line = 0.4, cex = 0.85)
   graphics::axis(1, at = ax$at, labels = ax$labels)
-  graphics::arrows(ax$at, lo, ax$at, hi, angle = 90, code = 3,
+  ok <- is.finite(lo) & is.finite(hi) & hi > lo
+  graphics::arrows(ax$at[ok], lo[ok], ax$at[ok], hi[ok], angle = 90, code = 3,
                    length = 0.03, col = "grey40")
   graphics::abline(v = ax$at[x$best], lty = 2)
-  graphics::abline(v = ax$at[x$best_1se], lty = 3)
-  graphics::legend("bottomright", c("best", "1se"), lty = c(2, 3), bty = "n",
-                   title = if (x$higher_better) "higher is better" else "lower is better")
-  invisible(x)
+  graphics::abline(v = ax$at[x$best_1se], lty = 3, col = "grey30")
+  graphics::legend("bottomright", c("best", "1se"), lty = c(2, 3), col = c("black", "grey30"),
+                   bty = "n", inset = 0.02)
 }
 
-# The measure's name as a plot label: "macro F1", "ranking loss", ...
-measure_label <- function(measure) {
-  label <- gsub("_", " ", measure)
-  sub("f1$", "F1", sub("auc$", "AUC", label))
-}
+#' @export
+fitted.ml_cv <- function(object, ...) no_training_data("fitted")
 
-# The heat map over two hyperparameters, the others held at the chosen point.
-plot_cv_heatmap <- function(x, axes, ...) {
-  chosen <- if (x$select == "1se") x$best_1se else x$best
-  others <- setdiff(names(x$grid), axes)
-  keep <- rep(TRUE, nrow(x$grid))
-  for (p in others) keep <- keep & x$grid[[p]] == x$grid[[p]][chosen]
-  g <- x$grid[keep, , drop = FALSE]
-  cvm <- rowMeans(x$cvfold)[keep]
-  a <- sort(unique(g[[axes[1]]]))
-  b <- sort(unique(g[[axes[2]]]))
-  z <- matrix(NA_real_, length(a), length(b))
-  z[cbind(match(g[[axes[1]]], a), match(g[[axes[2]]], b))] <- cvm
-  view <- list(alpha = a, beta = b, cvm = z, alpha_best = x$grid[[axes[1]]][chosen],
-               beta_best = x$grid[[axes[2]]][chosen], measure = x$measure,
-               best = which(a == x$grid[[axes[1]]][chosen]) +
-                 length(a) * (which(b == x$grid[[axes[2]]][chosen]) - 1))
-  plot.cv_mlls(view, xlab = axes[1], ylab = axes[2], ...)
-  invisible(x)
-}
+#' @export
+residuals.ml_cv <- function(object, ...) no_training_data("residuals")

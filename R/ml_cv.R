@@ -67,8 +67,9 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
     axes <- grid
     grid <- do.call(expand.grid, c(grid, stringsAsFactors = FALSE))
   }
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x))
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x))
   foldid <- cv_foldid(y, nfolds, foldid)
   if (is.null(order)) order <- function(grid) seq_len(nrow(grid))
 

@@ -1,57 +1,24 @@
-#' Plot the cross-validated measure over alpha and beta
-#'
-#' A heat map of the mean measure over the grid (`type = "heatmap"`), or the
-#' 3-D surface the MLLS papers show (`type = "persp"`).  In the heat map each
-#' grid point is a cell holding its value, darker cells are better (for a
-#' measure where lower is better, such as Hamming loss, the darkest cells are
-#' the lowest), a key on the right gives the scale, and the best pair is
-#' framed.  The surface has both axes on a log scale, a grid value of 0 getting
-#' its own tick one step left of the smallest positive value; the best pair is
-#' marked.
-#'
-#' @param x A result of [cv_mlls()].
-#' @param type `"heatmap"` or `"persp"`.
-#' @param col Colours, from worst to best for the heat map (the default runs
-#'   from pale yellow to dark red), from low to high for the surface.
-#' @param ... Graphical parameters passed to [graphics::image()] or
-#'   [graphics::persp()], overriding the defaults (e.g. `main`, `theta`, `phi`).
-#' @return `x`, invisibly.
-#' @examples
-#' data(yeast, package = "mlss")
-#' set.seed(1)
-#' cv <- cv_mlls(yeast$x[1:600, ], yeast$y[1:600, ], alpha = c(0, 0.01, 0.1, 1),
-#'               beta = c(0.01, 0.1, 1), nfolds = 3)
-#' plot(cv)
-#' plot(cv, type = "persp")
-#' @export
-plot.cv_mlls <- function(x, type = c("heatmap", "persp"),
-                         col = grDevices::hcl.colors(50, "YlOrRd", rev = TRUE), ...) {
-  type <- match.arg(type)
-  if (type == "heatmap") {
-    best <- c(match(x$alpha_best, x$alpha), match(x$beta_best, x$beta))
-    grid_heatmap(unclass(x$cvm), x$alpha, x$beta, "alpha", "beta", x$measure,
-                 x$higher_better, best = best, col = col, ...)
-    return(invisible(x))
-  }
-  if (length(x$alpha) < 2 || length(x$beta) < 2)
-    stop_arg("a surface needs at least two values of alpha and two of beta")
-  ax <- lapply(list(alpha = x$alpha, beta = x$beta), log_axis)
-  z <- unclass(x$cvm)
-  dimnames(z) <- NULL
-  label <- measure_label(x$measure)
-  best <- c(ax$alpha$at[match(x$alpha_best, x$alpha)], ax$beta$at[match(x$beta_best, x$beta)])
+# The 3-D surface the MLLS papers show: z[i, j] at x[i], y[j] on log scales
+# (0 one step left of the smallest positive value), the best cell marked.
+grid_persp <- function(z, x, y, xname, yname, measure, best,
+                       col = grDevices::hcl.colors(50, "YlOrRd", rev = TRUE), ...) {
+  if (length(x) < 2 || length(y) < 2)
+    stop_arg("a surface needs at least two values of each of '", xname, "' and '", yname, "'")
+  ax <- lapply(list(x, y), log_axis)
+  z <- matrix(as.numeric(z), length(x), length(y))
+  label <- measure_label(measure)
   facet <- (z[-1, -1] + z[-1, -ncol(z)] + z[-nrow(z), -1] + z[-nrow(z), -ncol(z)]) / 4
   fcol <- if (length(facet)) col[cut(facet, length(col), include.lowest = TRUE)] else col[1]
-  args <- utils::modifyList(list(x = ax$alpha$at, y = ax$beta$at, z = z, theta = 30,
+  args <- utils::modifyList(list(x = ax[[1]]$at, y = ax[[2]]$at, z = z, theta = 30,
                                  phi = 25, col = fcol, axes = FALSE, box = TRUE,
-                                 xlab = "alpha", ylab = "beta", zlab = label,
+                                 xlab = xname, ylab = yname, zlab = label,
                                  main = paste("Cross-validated", label), ticktype = "simple"),
                             list(...))
   pm <- do.call(graphics::persp, args)
-  draw_persp_ticks(pm, ax, range(z), label)
-  graphics::points(grDevices::trans3d(best[1], best[2], x$cvm[x$best], pm), pch = 19,
-                   col = "black", cex = 1.5)
-  invisible(x)
+  draw_persp_ticks(pm, ax, range(z, na.rm = TRUE), label, c(xname, yname))
+  graphics::points(grDevices::trans3d(ax[[1]]$at[best[1]], ax[[2]]$at[best[2]],
+                                      z[best[1], best[2]], pm), pch = 19, cex = 1.5)
+  invisible()
 }
 
 # The heat map of a measure over a grid of two hyperparameters, for any
@@ -210,15 +177,15 @@ log_axis <- function(v) {
 
 # Tick labels of the persp() box: alpha along the front edge, beta along the
 # right edge, the measure along the front-left vertical edge (theta = 30).
-draw_persp_ticks <- function(pm, ax, zr, zlab) {
-  a <- range(ax$alpha$at)
-  b <- range(ax$beta$at)
-  graphics::text(grDevices::trans3d(mean(a), b[1], zr[1], pm), "alpha", pos = 1, offset = 2)
-  graphics::text(grDevices::trans3d(a[2], mean(b), zr[1], pm), "beta", pos = 4, offset = 3.5)
+draw_persp_ticks <- function(pm, ax, zr, zlab, names) {
+  a <- range(ax[[1]]$at)
+  b <- range(ax[[2]]$at)
+  graphics::text(grDevices::trans3d(mean(a), b[1], zr[1], pm), names[1], pos = 1, offset = 2)
+  graphics::text(grDevices::trans3d(a[2], mean(b), zr[1], pm), names[2], pos = 4, offset = 3.5)
   graphics::text(grDevices::trans3d(a[1], b[1], zr[2], pm), zlab, pos = 3, offset = 1)
-  graphics::text(grDevices::trans3d(ax$alpha$at, b[1], zr[1], pm), labels = ax$alpha$labels,
+  graphics::text(grDevices::trans3d(ax[[1]]$at, b[1], zr[1], pm), labels = ax[[1]]$labels,
                  cex = 0.7, pos = 1)
-  graphics::text(grDevices::trans3d(a[2], ax$beta$at, zr[1], pm), labels = ax$beta$labels,
+  graphics::text(grDevices::trans3d(a[2], ax[[2]]$at, zr[1], pm), labels = ax[[2]]$labels,
                  cex = 0.7, pos = 4)
   zt <- pretty(zr, 4)
   zt <- zt[zt >= zr[1] & zt <= zr[2]]

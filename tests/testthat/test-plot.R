@@ -1,6 +1,6 @@
 # The plots draw without error on a null device and return their input.
 
-test_that("plot.cv_mlls draws a heat map and a surface", {
+test_that("plot.ml_cv draws a heat map, a surface and a curve", {
   p <- random_problem(40, 4, 3, seed = 91)
   cv <- cv_mlls(p$X, p$Y, alpha = c(0, 0.1, 1), beta = c(0.01, 1), nfolds = 3,
                 progress = FALSE)
