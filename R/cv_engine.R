@@ -106,20 +106,12 @@ cv_engine <- function(method, y, foldid, opt, call) {
     recursive = FALSE)
   structure(c(list(grid = grid, axes = method$axes, cvm = shape_grid(cvm, method$axes),
                  cvsd = shape_grid(cvsd, method$axes), cvfold = cvfold, best = best,
-                 best_1se = best_1se, select = opt$select, ties = ties,
+                 best_1se = best_1se, select = opt$select, chosen = chosen, ties = ties,
                  measure = opt$measure, higher_better = opt$higher_better,
                  thresholds = opt$thresholds, foldid = foldid, oof = oof,
                  oof_thresholds = if (opt$thresholds == "oof") final_thr,
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
-}
-
-# The chosen value of every hyperparameter at a grid row, as a named list.
-grid_point <- function(cv, which = c("chosen", "best", "1se")) {
-  which <- match.arg(which)
-  i <- switch(which, chosen = if (cv$select == "1se") cv$best_1se else cv$best,
-              best = cv$best, "1se" = cv$best_1se)
-  as.list(cv$grid[i, , drop = FALSE])
 }
 
 # The best mean over the grid; among equal means the most regularised point.

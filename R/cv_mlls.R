@@ -77,15 +77,17 @@
 #'     deviation over folds divided by the square root of their number, as in
 #'     `cv.glmnet`);}
 #'   \item{cvfold}{the measure of every grid point on every fold;}
-#'   \item{best, best_1se, select, ties}{the rows of `grid` of the best and the
-#'     one-standard-error points, which one the fit used, and how many points
-#'     tie at the best mean;}
+#'   \item{best, best_1se, select, chosen, ties}{the rows of `grid` of the best
+#'     and the one-standard-error points, which one the fit used (by name and
+#'     row), and how many points tie at the best mean;}
 #'   \item{alpha_best, beta_best, alpha_1se, beta_1se}{their values;}
 #'   \item{measure, higher_better, thresholds, foldid}{the settings;}
 #'   \item{oof}{the out-of-fold scores when `keep = TRUE`;}
 #'   \item{oof_thresholds}{the thresholds from all out-of-fold scores at every
 #'     grid point (labels x grid points), with `thresholds = "oof"`;}
 #'   \item{fit}{the [mlls()] fit on all the data at the chosen point;}
+#'   \item{refit}{a function that refits at another point (used by
+#'     [predict.ml_cv()]): the object keeps a reference to the data for it;}
 #'   \item{alpha, beta, r, rank, call}{the grid's values, the dimension of the
 #'     shared subspace of the fit, the ranks of the folds' decompositions, the
 #'     call.}
@@ -148,7 +150,8 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
     order = function(grid) do.call(order, c(list(-grid$beta, -grid$alpha),
                                             if (!is.null(grid$r)) list(grid$r))))
   cv <- cv_engine(spec, d$y, foldid, opt, call)
-  mlls_cv_finish(cv, r_of(cv$grid[if (cv$select == "1se") cv$best_1se else cv$best, ]))
+  rm(gram, spec)  # the refit kept in cv needs neither
+  mlls_cv_finish(cv, r_of(cv$grid[cv$chosen, ]))
 }
 
 #' @rdname cv_mlls

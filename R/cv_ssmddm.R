@@ -82,6 +82,7 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
     },
     order = function(grid) order(-grid$beta, -grid$alpha))
   cv <- cv_engine(spec, y, foldid, opt, call)
+  rm(gram, spec)  # the refit kept in cv needs neither
   cv$alpha <- axes$alpha
   cv$beta <- axes$beta
   cv$k <- k

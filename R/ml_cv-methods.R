@@ -39,9 +39,8 @@ coef.ml_cv <- function(object, s = c("chosen", "best", "1se"), ...) {
 cv_model <- function(object, s, args) {
   named <- names(args) %in% names(object$grid)
   if (!any(named)) {
-    chosen <- if (object$select == "1se") object$best_1se else object$best
-    i <- switch(s, chosen = chosen, best = object$best, "1se" = object$best_1se)
-    fit <- if (i == chosen) object$fit else
+    i <- switch(s, chosen = object$chosen, best = object$best, "1se" = object$best_1se)
+    fit <- if (i == object$chosen) object$fit else
       object$refit(object$grid[i, , drop = FALSE], object$oof_thresholds[, i])
     return(list(fit = fit, rest = args))
   }
@@ -192,7 +191,7 @@ plot.ml_cv <- function(x, type = c("heatmap", "persp"),
   }
   # the first two varying hyperparameters, the others at the chosen point
   axes <- varying[1:2]
-  chosen <- if (x$select == "1se") x$best_1se else x$best
+  chosen <- x$chosen
   keep <- rep(TRUE, nrow(x$grid))
   for (p in setdiff(names(x$grid), axes)) keep <- keep & x$grid[[p]] == x$grid[[p]][chosen]
   g <- x$grid[keep, , drop = FALSE]

@@ -2,12 +2,22 @@
 # inherent BLAS work (grid points x folds x one n_val x t x m product, timed
 # in the same process), and its peak memory (gc()'s maximum of R's heap, and
 # the process's maximum resident size VmHWM) against the training data and one
-# n x m score matrix.  On a synthetic case shaped like Mulan's delicious and
-# on corel5k and cal500.  One case per process, so that VmHWM is its own:
+# n x m score matrix (heap_over).  On a synthetic case shaped like Mulan's
+# delicious and on corel5k and cal500.  With another BLAS for one process:
+#   R_LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-pthread:/usr/lib/R/lib Rscript ...
+# One case per process, so that VmHWM is its own:
 #   R_LIBS=lib Rscript bench/many_labels.R                  (all cases)
 #   R_LIBS=lib Rscript bench/many_labels.R synthetic 6000   (one, with n rows)
 source(file.path("bench", "common.R"))
 args <- commandArgs(TRUE)
+
+# Elapsed and CPU seconds of expr (CPU: user + system of this process and its
+# threads; on a loaded machine the CPU time is the steadier measure of work).
+timed <- function(expr) {
+  gc(FALSE)
+  st <- system.time(expr)
+  c(elapsed = st[["elapsed"]], cpu = st[["user.self"]] + st[["sys.self"]])
+}
 
 vm_hwm <- function() {  # the process's peak resident size, MB (Linux)
   s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
@@ -37,11 +47,10 @@ one_case <- function(d, grid = list(alpha = c(0, 1e-3, 1e-1, 10), beta = c(1e-3,
                      nfolds = 3) {
   set.seed(2)
   foldid <- ml_folds(d$y, nfolds)
-  gc(reset = TRUE)
-  base <- vm_hwm()
-  t_cv <- elapsed(cv <- cv_mlls(d$x, d$y, alpha = grid$alpha, beta = grid$beta,
-                                foldid = foldid, progress = FALSE))
-  heap <- sum(gc()[, 6])  # max used, MB (Ncells and Vcells)
+  heap0 <- sum(gc(reset = TRUE)[, 2])  # in use before, MB (Ncells and Vcells)
+  t_cv <- timed(cv <- cv_mlls(d$x, d$y, alpha = grid$alpha, beta = grid$beta,
+                              foldid = foldid, progress = FALSE))
+  heap <- sum(gc()[, 6]) - heap0  # the most used during cv_mlls(), above what was in use
   hwm <- vm_hwm()
   # The inherent product: a validation fold's rows in the rank-t basis times
   # the t x m coefficients, once per grid point and fold.
@@ -49,16 +58,19 @@ one_case <- function(d, grid = list(alpha = c(0, 1e-3, 1e-1, 10), beta = c(1e-3,
   t <- min(ncol(d$x), nrow(d$x) - n_va - 1)
   Z <- matrix(rnorm(n_va * t), n_va)
   Tm <- matrix(rnorm(t * ncol(d$y)), t)
-  t_prod <- elapsed(for (i in seq_len(nfolds)) Z %*% Tm, reps = 3) * length(grid$alpha) *
+  t_prod <- timed(for (i in seq_len(nfolds)) Z %*% Tm) * length(grid$alpha) *
     length(grid$beta)
   data_mb <- (object.size(d$x) + object.size(d$y)) / 2^20
   scores_mb <- 8 * prod(dim(d$y)) / 2^20
-  data.frame(case = d$name, grid = sprintf("%dx%d", length(grid$alpha), length(grid$beta)),
-             cv_s = round(t_cv, 1), blas_s = round(t_prod, 1),
-             cv_over_blas = round(t_cv / t_prod, 2), heap_mb = round(heap),
+  data.frame(case = d$name, blas = basename(extSoftVersion()[["BLAS"]]),
+             grid = sprintf("%dx%d", length(grid$alpha), length(grid$beta)),
+             cv_s = round(t_cv[["elapsed"]], 1), blas_s = round(t_prod[["elapsed"]], 1),
+             ratio = round(t_cv[["elapsed"]] / t_prod[["elapsed"]], 2),
+             cv_cpu = round(t_cv[["cpu"]], 1), blas_cpu = round(t_prod[["cpu"]], 1),
+             cpu_ratio = round(t_cv[["cpu"]] / t_prod[["cpu"]], 2), heap_mb = round(heap),
              vmhwm_mb = round(hwm), data_mb = round(as.numeric(data_mb)),
              scores_mb = round(scores_mb),
-             heap_over_data_plus_scores = round(heap / (as.numeric(data_mb) + scores_mb), 2),
+             heap_over = round(heap / (as.numeric(data_mb) + scores_mb), 2),
              r = cv$r, threads = getOption("mlss.threads", 2L))
 }
 
