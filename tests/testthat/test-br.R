@@ -177,3 +177,26 @@ test_that("bad arguments give clear errors", {
   expect_warning(br(d$X, d$Y, learner = "svm", cost = 100, tol = 1e-12, max_iter = 2),
                  "stopped at 'max_iter'")
 })
+
+test_that("instance weights of the C solvers act as repeated instances", {
+  # the cores take per-instance weights (for classifier chains, IBLR): an
+  # instance of weight 2 must count as two copies of it
+  d <- baseline_data(n = 40)
+  wt <- rep(c(1, 2), 20)
+  rep_idx <- rep(seq_len(40), wt)
+  y <- matrix(2 * d$Y[, 1] - 1, ncol = 1)
+  spec_w <- mlss:::linear_spec(d$X)
+  spec_r <- mlss:::linear_spec(d$X[rep_idx, ])
+  a <- .Call(mlss:::C_logistic_fit_call, spec_w, y, 0.3, as.double(wt), 1e-10, 1000L, NULL)
+  b <- .Call(mlss:::C_logistic_fit_call, spec_r, y[rep_idx, , drop = FALSE], 0.3, NULL,
+             1e-10, 1000L, NULL)
+  expect_equal(a$W, b$W, tolerance = 1e-7)
+  expect_equal(a$objective, b$objective, tolerance = 1e-10)
+  for (loss in 1:2) {
+    a <- .Call(mlss:::C_linsvm_fit_call, spec_w, y, 0.3, as.double(wt), loss, 1e-10, 100000L,
+               NULL, NULL)
+    b <- .Call(mlss:::C_linsvm_fit_call, spec_r, y[rep_idx, , drop = FALSE], 0.3, NULL, loss,
+               1e-10, 100000L, NULL, NULL)
+    expect_equal(a$W, b$W, tolerance = 1e-6)
+  }
+})
