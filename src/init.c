@@ -23,6 +23,9 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(arff_format_rows, 2),
     CALLDEF(libsvm_read_rows, 5),
     CALLDEF(mddm_fit, 7),
+    CALLDEF(logistic_fit_call, 7),
+    CALLDEF(linsvm_fit_call, 9),
+    CALLDEF(br_path, 8),
     {NULL, NULL, 0}
 };
 

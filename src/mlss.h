@@ -32,6 +32,18 @@ SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);
 
+/* Linear baselines (br.c, logistic.c, linsvm.c) */
+#include "br_rows.h"
+lin_rows build_rows(SEXP spec);
+void check_linear_problem(const lin_rows *D, SEXP y, SEXP weight);
+unsigned int solver_seed(void);
+SEXP logistic_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
+                       SEXP max_iter, SEXP init);
+SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP eps,
+                     SEXP max_iter, SEXP alpha0, SEXP w0);
+SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,
+             SEXP eps, SEXP max_iter);
+
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);
 SEXP status_list(const parse_status *st);

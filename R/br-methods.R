@@ -1,0 +1,86 @@
+#' Predict with a linear multi-label baseline
+#'
+#' Works for every fit of [br()], [cca_ridge()], [cca_svm()] and [aso_svm()]:
+#' all of them are one linear function per label of the input features.
+#'
+#' @param object A fit from [br()], [cca_ridge()], [cca_svm()] or [aso_svm()].
+#' @param newx New data with the training columns: a numeric matrix, data frame
+#'   or sparse `Matrix` (for a fit from the formula interface, a data frame
+#'   with the variables of the formula).
+#' @param type `"score"` for the scores (probabilities for the logistic
+#'   learner, decision values otherwise), `"class"` for a logical matrix of
+#'   predicted labels (`score > threshold`).
+#' @param thresholds Per-label thresholds for `type = "class"` (one number, or
+#'   one per label); by default those stored in the fit.
+#' @param ... Not used.
+#' @return An n_new x m matrix with one column per label.
+#' @examples
+#' data(yeast)
+#' fit <- br(yeast$x[yeast$train, ], yeast$y[yeast$train, ], learner = "logistic")
+#' head(predict(fit, yeast$x[!yeast$train, ]))
+#' head(predict(fit, yeast$x[!yeast$train, ], type = "class"))
+#' @export
+predict.br <- function(object, newx, type = c("score", "class"),
+                       thresholds = object$thresholds, ...) {
+  type <- match.arg(type)
+  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
+  if (!is.null(object$terms)) newx <- formula_newx(object, newx)
+  newx <- check_newx_columns(as_features(newx, "newx"), object$features, nrow(object$W))
+  score <- linear_scores(newx, object$W, object$intercept, object$link)
+  dimnames(score) <- list(rownames(newx), object$labels)
+  if (type == "score") return(score)
+  thresholds <- check_thresholds(thresholds, object$labels)
+  score > rep(thresholds, each = nrow(score))
+}
+
+#' Coefficients of a linear multi-label baseline
+#'
+#' @param object A fit from [br()], [cca_ridge()], [cca_svm()] or [aso_svm()].
+#' @param ... Not used.
+#' @return The (d + 1) x m weights, intercept first, as `coef()` of a
+#'   multivariate `lm` and of [mlls()]; for the logistic learner, on the scale
+#'   of the log-odds.
+#' @export
+coef.br <- function(object, ...) {
+  rbind("(Intercept)" = object$intercept, object$W)
+}
+
+#' @export
+print.br <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
+  cat(linear_description(x, digits), " on ", x$nobs, " instances, ", nrow(x$W),
+      " features, ", length(x$labels), " labels\n", sep = "")
+  for (line in linear_details(x, digits)) cat(line, "\n", sep = "")
+  cat("training macro F1 ", format(mean(x$train_f1), digits = digits),
+      " with per-label thresholds tuned on the training scores\n\n", sep = "")
+  invisible(x)
+}
+
+linear_description <- function(x, digits) {
+  if (inherits(x, "cca_ridge")) return("CCA + ridge")
+  if (inherits(x, "cca_svm")) return("CCA + linear SVM")
+  if (inherits(x, "aso_svm")) return(paste0("ASO (", x$loss, " loss)"))
+  switch(x$learner, ridge = "Binary relevance, ridge",
+         logistic = "Binary relevance, L2 logistic regression",
+         svm = paste0("Binary relevance, L2 linear SVM (", x$loss, " loss)"))
+}
+
+linear_details <- function(x, digits) {
+  fmt <- function(v) {
+    v <- unique(v)
+    if (length(v) == 1) format(v, digits = digits)
+    else paste0(format(min(v), digits = digits), " to ", format(max(v), digits = digits))
+  }
+  out <- character()
+  if (!is.null(x$cost)) out <- c(out, paste0("cost ", fmt(x$cost)))
+  if (!is.null(x$projection))
+    out <- c(out, paste0("CCA: ", ncol(x$projection), " directions, lambda = ",
+                         format(x$lambda, digits = digits), ", canonical correlations ",
+                         fmt(range(x$cor))))
+  if (!is.null(x$Theta))
+    out <- c(out, paste0("shared subspace r = ", nrow(x$Theta), ", alpha = ",
+                         format(x$alpha, digits = digits), ", beta = ",
+                         format(x$beta, digits = digits), "; ", x$n_iter,
+                         " alternations", if (!x$converged) " (not converged)"))
+  out
+}

@@ -1,0 +1,331 @@
+#' Binary relevance with L2-regularised linear models
+#'
+#' Fits one linear model per label, independently of the others: the
+#' baseline against which multi-label methods that share information between
+#' labels (such as [mlls()]) are measured, as in the MLLS papers.  The solvers
+#' are written in C after LIBLINEAR's (Fan et al. 2008), so that the
+#' comparison runs in the same package, on the same data and folds, with the
+#' same thresholds.
+#'
+#' @section Models:
+#' With the labels coded \eqn{y_{il} = \pm 1}{y_il = +1/-1} and \eqn{C} the
+#' cost, label \eqn{l} gets the weights that minimise
+#' * `"ridge"`: \eqn{\frac12\|w\|^2 + C\sum_i (y_{il} - b - w'x_i)^2}{0.5 ||w||^2 + C sum_i (y_il - b - w'x_i)^2}
+#'   with an unpenalised intercept \eqn{b}: [mlls()] with `alpha = 0` and
+#'   `beta = 1 / (2 n C)`, solved through the same decomposition.
+#' * `"logistic"`: \eqn{\frac12\|w\|^2 + C\sum_i \log(1 + e^{-y_{il} w'x_i})}{0.5 ||w||^2 + C sum_i log(1 + exp(-y_il w'x_i))},
+#'   by a trust-region Newton method with conjugate gradients (LIBLINEAR's
+#'   solver 0).
+#' * `"svm"`: \eqn{\frac12\|w\|^2 + C\sum_i \max(0, 1 - y_{il} w'x_i)^q}{0.5 ||w||^2 + C sum_i max(0, 1 - y_il w'x_i)^q},
+#'   \eqn{q = 1} for `loss = "hinge"` and \eqn{q = 2} for `"squared_hinge"`,
+#'   by dual coordinate descent with shrinking (LIBLINEAR's solvers 3 and 1).
+#'
+#' For the logistic and SVM learners the intercept is, as in LIBLINEAR with
+#' `-B 1` and scikit-learn's `LinearSVC`, an extra feature of constant value 1
+#' whose weight is penalised like the others; `x` is not centred, so a sparse
+#' `x` stays sparse.
+#'
+#' @section Solver accuracy:
+#' `tol` is LIBLINEAR's `-e`: the logistic solver stops when the gradient norm
+#' has fallen below `tol * max(min(#pos, #neg), 1) / n` times its value at
+#' `w = 0`; the SVM solver when the spread of the projected gradients of the
+#' dual is below `tol`.  The defaults are LIBLINEAR's (0.01 and 0.1), which
+#' are loose: use smaller values when the weights themselves matter.  A label
+#' whose solver stops at `max_iter` gives a warning.  The SVM solver visits the
+#' instances in a random order drawn from R's generator (`set.seed()`
+#' reproduces a fit).
+#'
+#' @section Warm starts:
+#' `init` starts the logistic and SVM solvers from a previous solution, which
+#' saves most of the work when the cost changes a little: a `br` fit on the
+#' same data (the SVM then restarts from its dual variables, scaled to the new
+#' cost), or a weight matrix laid out as [coef()] returns it (intercept
+#' first).  The solution does not depend on the start beyond the solver's
+#' tolerance.
+#'
+#' @section Scores and thresholds:
+#' `predict(type = "score")` gives the decision values \eqn{b + w'x} for the
+#' ridge and SVM learners and the probabilities \eqn{1 / (1 + e^{-(b + w'x)})}
+#' for the logistic one.  As for [mlls()], scores become labels through one
+#' threshold per label that maximises the label's F1 on the training scores
+#' ([f1_thresholds()]); set others with `fit$thresholds <- ...` or the
+#' `thresholds` argument of [predict.br()].
+#'
+#' @param x A numeric matrix, a data frame of numeric columns, or a sparse
+#'   `Matrix` (n x d).  For the formula method, a formula such as
+#'   `cbind(l1, l2, l3) ~ .`.
+#' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
+#' @param learner `"ridge"`, `"logistic"` or `"svm"`.
+#' @param cost The cost \eqn{C} > 0: one number for every label, or one per
+#'   label.  `NULL` means 1, LIBLINEAR's default.
+#' @param loss For `learner = "svm"`: `"squared_hinge"` (LIBLINEAR's and
+#'   scikit-learn's default) or `"hinge"` (the standard SVM).
+#' @param intercept Fit an intercept per label?
+#' @param tol Solver tolerance (see Solver accuracy); `NULL` for LIBLINEAR's
+#'   default.  Not used by the ridge learner, which is solved exactly.
+#' @param max_iter Most Newton steps (logistic) or sweeps over the data (SVM)
+#'   per label.
+#' @param init A warm start for the logistic and SVM solvers: a `br` fit of
+#'   the same learner, or a (d + 1) x m (d x m without intercept) weight
+#'   matrix.
+#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param ... For the formula method, arguments passed to the default method.
+#' @return An object of class `"br"`: a list with
+#'   \item{W}{d x m weights.}
+#'   \item{intercept}{length m.}
+#'   \item{thresholds, train_f1}{per-label thresholds and their training F1.}
+#'   \item{learner, loss, cost, tol}{the settings.}
+#'   \item{dual}{for the SVM, the n x m dual variables (used by warm starts).}
+#'   \item{iter}{per label, the solver's iterations.}
+#'   \item{labels, features, n_pos, nobs, call}{as for [mlls()].}
+#' @references Fan R.-E., Chang K.-W., Hsieh C.-J., Wang X.-R. and Lin C.-J.
+#'   (2008). LIBLINEAR: a library for large linear classification. JMLR 9,
+#'   1871-1874.
+#'
+#'   Lin C.-J., Weng R. C. and Keerthi S. S. (2008). Trust region Newton method
+#'   for large-scale logistic regression. JMLR 9, 627-650.
+#'
+#'   Hsieh C.-J., Chang K.-W., Lin C.-J., Keerthi S. S. and Sundararajan S.
+#'   (2008). A dual coordinate descent method for large-scale linear SVM.
+#'   ICML 2008, 408-415.
+#' @seealso [predict.br()], [cca_ridge()], [aso_svm()], [mlls()].
+#' @examples
+#' data(yeast)
+#' train <- yeast$train
+#' fit <- br(yeast$x[train, ], yeast$y[train, ], learner = "svm", cost = 0.1)
+#' fit
+#' pred <- predict(fit, yeast$x[!train, ], type = "class")
+#' ml_metrics(yeast$y[!train, ], pred = pred, measures = "macro_f1")
+#'
+#' # a warm start from a fit at a nearby cost
+#' fit2 <- br(yeast$x[train, ], yeast$y[train, ], learner = "svm", cost = 0.2, init = fit)
+#' @export
+br <- function(x, ...) UseMethod("br")
+
+#' @rdname br
+#' @export
+br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NULL,
+                       loss = c("squared_hinge", "hinge"), intercept = TRUE, tol = NULL,
+                       max_iter = 1000L, init = NULL, ...) {
+  call <- match.call()
+  call[[1L]] <- quote(br)
+  check_no_dots(...)
+  learner <- match.arg(learner)
+  loss <- match.arg(loss)
+  x <- as_features(x)
+  y <- as_labels(y, nrow(x))
+  warn_constant_labels(y)
+  cost <- check_cost(cost, ncol(y))
+  intercept <- check_flag(intercept, "intercept")
+  tol <- check_solver_tol(tol, learner)
+  max_iter <- check_max_iter(max_iter)
+  fit <- br_fit(x, y, learner, cost, loss, intercept, tol, max_iter, init)
+  warn_not_converged(fit$status, colnames(y))
+  linear_finish(fit, x, y, call, class = "br",
+                settings = list(learner = learner, loss = if (learner == "svm") loss,
+                                cost = stats::setNames(cost, colnames(y)), tol = tol))
+}
+
+#' @rdname br
+#' @export
+br.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- br.default(md$x, md$y, ...)
+  fit$call <- match.call()
+  fit$call[[1L]] <- quote(br)
+  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+}
+
+# ---- checks -------------------------------------------------------------------
+
+check_cost <- function(cost, m, arg = "cost") {
+  if (is.null(cost)) return(rep(1, m))
+  if (!is.numeric(cost) || !length(cost) %in% c(1L, m) || anyNA(cost) ||
+      !all(is.finite(cost)) || any(cost <= 0))
+    stop_arg("'", arg, "' must be one positive number, or one per label (", m, ")")
+  rep_len(as.numeric(cost), m)
+}
+
+check_solver_tol <- function(tol, learner) {
+  if (is.null(tol)) return(switch(learner, ridge = NA_real_, logistic = 0.01, svm = 0.1))
+  if (!is.numeric(tol) || length(tol) != 1 || is.na(tol) || tol <= 0)
+    stop_arg("'tol' must be a positive number")
+  as.numeric(tol)
+}
+
+check_max_iter <- function(max_iter) {
+  if (!is.numeric(max_iter) || length(max_iter) != 1 || is.na(max_iter) ||
+      max_iter < 1 || max_iter != round(max_iter) || max_iter > .Machine$integer.max)
+    stop_arg("'max_iter' must be a whole number >= 1")
+  as.integer(max_iter)
+}
+
+warn_not_converged <- function(status, labels) {
+  bad <- labels[status == 1L]
+  if (length(bad))
+    warning("the solver stopped at 'max_iter' before reaching 'tol' for label(s) ",
+            paste0("'", bad, "'", collapse = ", "), call. = FALSE)
+}
+
+# ---- the solvers ----------------------------------------------------------------
+
+# The rows the C solvers see: (xscale * x, z, bias), see src/br_rows.h.
+linear_spec <- function(x, z = NULL, xscale = 1, bias = 1) {
+  if (!is.null(z)) storage.mode(z) <- "double"
+  list(if (!is.null(x)) native_matrix(x), z, as.double(xscale), as.double(bias))
+}
+
+svm_loss_code <- function(loss) match(loss, c("hinge", "squared_hinge"))
+
+# The fit of every label on checked inputs: W (d x m), intercept, and what the
+# solvers report.  `cost` has one entry per label.
+br_fit <- function(x, y, learner, cost, loss, intercept, tol, max_iter, init = NULL) {
+  n <- nrow(x)
+  d <- ncol(x)
+  m <- ncol(y)
+  if (learner == "ridge") return(br_ridge(x, y, cost, intercept))
+  ypm <- 2 * y - 1
+  storage.mode(ypm) <- "double"
+  spec <- linear_spec(x, bias = if (intercept) 1 else 0)
+  start <- br_init(init, d, m, n, intercept, learner, loss, cost)
+  if (learner == "logistic") {
+    res <- .Call(C_logistic_fit_call, spec, ypm, cost, NULL, tol, max_iter, start$W)
+  } else {
+    res <- .Call(C_linsvm_fit_call, spec, ypm, cost, NULL, svm_loss_code(loss), tol,
+                 max_iter, start$dual, start$W)
+  }
+  out <- split_bias(res$W, d, intercept)
+  out$link <- if (learner == "logistic") "logit" else "identity"
+  out$dual <- res$alpha
+  out$iter <- res$iter
+  out$status <- res$status
+  out
+}
+
+# Solver weights (p x m, bias last) as W (d x m) and the intercept.
+split_bias <- function(Wp, d, intercept) {
+  list(W = Wp[seq_len(d), , drop = FALSE],
+       intercept = if (intercept) Wp[d + 1L, ] else numeric(ncol(Wp)))
+}
+
+# Ridge through the MLLS machinery (alpha = 0), one decomposition per distinct cost.
+br_ridge <- function(x, y, cost, intercept) {
+  n <- nrow(x)
+  W <- matrix(0, ncol(x), ncol(y))
+  b <- numeric(ncol(y))
+  for (C in unique(cost)) {
+    j <- which(cost == C)
+    fit <- mlls_solve(x, 2 * y[, j, drop = FALSE] - 1, alpha = 0, beta = 1 / (2 * n * C),
+                      r = 1L, intercept = intercept)
+    W[, j] <- fit$U
+    b[j] <- fit$intercept
+  }
+  list(W = W, intercept = b, link = "identity", iter = integer(ncol(y)),
+       status = integer(ncol(y)))
+}
+
+# A warm start as the solvers want it: W (p x m, bias last) and, for the SVM,
+# the dual variables of a previous fit on the same data.
+br_init <- function(init, d, m, n, intercept, learner, loss, cost) {
+  if (is.null(init)) return(list(W = NULL, dual = NULL))
+  dual <- NULL
+  if (inherits(init, "br")) {
+    if (!identical(init$learner, learner))
+      stop_arg("'init' is a fit of the ", init$learner, " learner, not of ", learner)
+    if (nrow(init$W) != d || ncol(init$W) != m)
+      stop_arg("'init' was fitted on ", nrow(init$W), " features and ", ncol(init$W),
+               " labels, not ", d, " and ", m)
+    if (learner == "svm" && !is.null(init$dual) && nrow(init$dual) == n &&
+        identical(init$loss, loss))
+      dual <- init$dual * rep(cost / init$cost, each = n)
+    init <- rbind(init$intercept, init$W)
+  }
+  if (!is.numeric(init) || !is.matrix(init) || anyNA(init) || ncol(init) != m ||
+      !nrow(init) %in% c(d, d + 1L))
+    stop_arg("'init' must be a br fit or a (d + 1) x m weight matrix, intercept first")
+  if (nrow(init) == d) init <- rbind(0, init)
+  W <- if (intercept) rbind(init[-1L, , drop = FALSE], init[1L, ]) else init[-1L, , drop = FALSE]
+  storage.mode(W) <- "double"
+  list(W = unname(W), dual = dual)
+}
+
+# ---- the fitted object ------------------------------------------------------------
+
+# Scores of a linear model with weights W (d x m), intercept and link on x.
+linear_scores <- function(x, W, intercept, link) {
+  score <- as.matrix(x %*% W) + rep(intercept, each = nrow(x))
+  if (link == "logit") score[] <- stats::plogis(score)
+  score
+}
+
+# The object of a linear multi-label model: names, thresholds tuned on the
+# training scores, the settings.  Shared by br(), cca_ridge(), cca_svm(), aso_svm().
+linear_finish <- function(fit, x, y, call, class, settings = list(), extra = list()) {
+  labels <- colnames(y)
+  features <- colnames(x)
+  W <- fit$W
+  dimnames(W) <- list(features, labels)
+  intercept <- stats::setNames(as.numeric(fit$intercept), labels)
+  score <- linear_scores(x, W, intercept, fit$link)
+  th <- .Call(C_f1_thresholds, score, y)
+  if (!is.null(fit$dual)) colnames(fit$dual) <- labels
+  out <- c(list(W = W, intercept = intercept,
+                thresholds = stats::setNames(th$threshold, labels),
+                train_f1 = stats::setNames(th$f1, labels), link = fit$link),
+           settings, extra,
+           list(dual = fit$dual, iter = stats::setNames(fit$iter, labels),
+                labels = labels, features = features, n_pos = colSums(y), nobs = nrow(y),
+                call = call))
+  structure(out[!vapply(out, is.null, logical(1))], class = c(class, if (class != "br") "br"))
+}
+
+# ---- the regularisation path -------------------------------------------------------
+
+# Validation scores of binary relevance at every cost of a grid: the engine's
+# per-grid-point scorer for a future cv_br().  Each label is fitted along the
+# grid in increasing order of cost, warm-started from its solution at the
+# previous cost (ridge: one closed form per cost).  Returns a list with one
+# n_val x m score matrix per cost, in the order of `costs` (probabilities for
+# the logistic learner, decision values otherwise), and attribute "status"
+# (m x K: 0 converged, 1 stopped at max_iter).
+br_path_scores <- function(x, y, xval, costs, learner = c("ridge", "logistic", "svm"),
+                           loss = c("squared_hinge", "hinge"), intercept = TRUE,
+                           tol = NULL, max_iter = 1000L) {
+  learner <- match.arg(learner)
+  loss <- match.arg(loss)
+  x <- as_features(x)
+  y <- as_labels(y, nrow(x))
+  xval <- check_newx_columns(as_features(xval, "xval"), colnames(x), ncol(x))
+  if (!is.numeric(costs) || !length(costs) || anyNA(costs) || any(costs <= 0) ||
+      !all(is.finite(costs)))
+    stop_arg("'costs' must be positive numbers")
+  tol <- check_solver_tol(tol, learner)
+  ord <- order(costs)
+  K <- length(costs)
+  d <- ncol(x)
+  m <- ncol(y)
+  out <- vector("list", K)
+  status <- matrix(0L, m, K)
+  if (learner == "ridge") {
+    for (k in ord) {
+      fit <- br_ridge(x, y, rep(costs[k], m), intercept)
+      out[[k]] <- linear_scores(xval, fit$W, fit$intercept, "identity")
+    }
+  } else {
+    ypm <- 2 * y - 1
+    storage.mode(ypm) <- "double"
+    res <- .Call(C_br_path, linear_spec(x, bias = if (intercept) 1 else 0), ypm,
+                 as.double(costs[ord]), NULL, if (learner == "logistic") 1L else 2L,
+                 svm_loss_code(loss), tol, check_max_iter(max_iter))
+    link <- if (learner == "logistic") "logit" else "identity"
+    for (j in seq_len(K)) {
+      part <- split_bias(matrix(res$W[, , j], ncol = m), d, intercept)
+      out[[ord[j]]] <- linear_scores(xval, part$W, part$intercept, link)
+    }
+    status[, ord] <- res$status
+  }
+  for (k in seq_len(K)) dimnames(out[[k]]) <- list(rownames(xval), colnames(y))
+  names(out) <- format(costs)
+  attr(out, "status") <- status == 1L
+  out
+}

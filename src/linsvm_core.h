@@ -1,0 +1,42 @@
+/* L2-regularised linear SVM by dual coordinate descent with shrinking
+ * (Hsieh, Chang, Lin, Keerthi and Sundararajan 2008; LIBLINEAR's solvers 3
+ * (hinge, "L1 loss") and 1 (squared hinge, "L2 loss")):
+ *
+ *     min_w  0.5 w'w + sum_i C_i xi_i(w),   xi_i = max(0, 1 - y_i w'x~_i)^loss
+ *
+ * with C_i = C * weight_i (weight NULL: all 1), y_i in {-1, +1} (0 read as -1)
+ * and x~_i the rows of a lin_rows (bias as an extra, penalised feature).
+ * Its dual, with Dii = 0 and U_i = C_i for the hinge, Dii = 1/(2 C_i) and
+ * U_i = Inf for the squared hinge:
+ *
+ *     min_a  0.5 a'(Q + D)a - sum_i a_i,   0 <= a_i <= U_i,  Q_ij = y_i y_j x~_i'x~_j
+ *
+ * and w = sum_i a_i y_i x~_i.  alpha (n) holds the starting dual point on
+ * entry (clipped to the box; zeros for a cold start) and the solution on exit;
+ * w (lin_dim) receives the primal solution.  Stops when the largest minus the
+ * smallest projected gradient over all instances is <= eps (LIBLINEAR's rule).
+ * The visiting order is shuffled with a generator seeded by `seed`.
+ * Uses R_alloc scratch and R_CheckUserInterrupt only.
+ */
+#ifndef MLSS_LINSVM_CORE_H
+#define MLSS_LINSVM_CORE_H
+
+#include "br_rows.h"
+
+#define LINSVM_HINGE 1
+#define LINSVM_SQUARED_HINGE 2
+
+#define LINSVM_OK 0
+#define LINSVM_MAXITER 1
+
+int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double C,
+               int loss, double eps, int max_iter, unsigned int seed, double *alpha,
+               double *w, int *iter);
+
+/* A dual starting point from primal weights w: the optimality conditions
+ * a_i = C_i [margin < 1] (hinge) or a_i = 2 C_i max(0, 1 - margin) (squared
+ * hinge), margin = y_i w'x~_i.  Exact at the optimum, feasible everywhere. */
+void linsvm_dual_from_primal(const lin_rows *D, const double *y, const double *weight,
+                             double C, int loss, const double *w, double *alpha);
+
+#endif
