@@ -1,0 +1,48 @@
+#' Cross-validated binary relevance over a grid of costs
+#'
+#' Chooses the cost of [br()] (one cost shared by all labels) by k-fold
+#' cross-validation on the package's engine (see [ml_cv()]): the folds of
+#' [ml_folds()], out-of-fold thresholds as in [cv_mlls()], the best and
+#' one-standard-error costs, a refit on all the data.  The costs are walked
+#' from the smallest (the most regularised) up, each fold's logistic or SVM
+#' solver starting from its solution at the previous cost (warm starts);
+#' ridge is in closed form.
+#'
+#' @inheritParams br
+#' @inheritParams cv_mlls
+#' @param cost The grid of costs (> 0); LIBLINEAR's C.
+#' @return An object of class `c("cv_br", "ml_cv")` with the components of
+#'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
+#'   `cost_best`, `cost_1se`, `fit`, ...), `fit` being the [br()] fit on all
+#'   the data at the chosen cost.
+#' @examples
+#' train <- mlss::yeast$train
+#' set.seed(1)
+#' cv <- cv_br(mlss::yeast$x[train, ], mlss::yeast$y[train, ], learner = "logistic",
+#'             cost = 10^(-2:1), nfolds = 3)
+#' cv
+#' @export
+cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2),
+                  loss = c("squared_hinge", "hinge"), intercept = TRUE, tol = NULL,
+                  max_iter = 1000L, nfolds = 5, foldid = NULL, measure = "macro_f1",
+                  thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
+                  parallel = FALSE, progress = interactive(), ...) {
+  call <- match.call()
+  check_no_dots(...)
+  learner <- match.arg(learner)
+  loss <- match.arg(loss)
+  if (!is.numeric(cost) || !length(cost) || anyNA(cost) || any(!is.finite(cost)) ||
+      any(cost <= 0))
+    stop_arg("'cost' must be a vector of positive numbers")
+  warm <- learner != "ridge"
+  fit <- function(x, y, cost, init = NULL)
+    br(x, y, learner = learner, cost = cost, loss = loss, intercept = intercept, tol = tol,
+       max_iter = max_iter, init = init)
+  cv <- ml_cv(x, y, fit, grid = list(cost = sort(unique(cost))), warm_start = warm,
+              nfolds = nfolds, foldid = foldid, measure = measure,
+              thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
+              parallel = parallel, progress = progress,
+              order = function(grid) order(grid$cost))
+  cv$call <- call
+  cv
+}
