@@ -23,7 +23,7 @@ int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *va
     if (r > t) r = t;  /* Theta cannot have more directions than the data */
     double *G = (double *) R_alloc((size_t) t * r + 1, sizeof(double));
     double *T = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
-    int status = mlls_tspace_pp(t, m, r, (double) n_tr, f->s, f->P, f->PPt, alpha, beta,
+    int status = mlls_tspace_pp(t, m, r, (double) n_tr, f->s, f->P, f->PPt, 1, alpha, beta,
                                 G, T, NULL, r_used);
     if (status != 0) return status;
     for (int l = 0; l < m; l++)

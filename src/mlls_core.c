@@ -67,20 +67,23 @@ int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
 }
 
 /* Theta: G (t x r) from the top right singular vectors of C = P' diag(e)
- * (m x t).  With PPt = P P' given and m > t they come cheaper as the top
- * eigenvectors of the t x t matrix C'C = diag(e) PPt diag(e) (cross-validation
- * forms PPt once per fold; its eigenvalues are the squared singular values, so
- * the rank cut-off is taken on them).  Returns the number of columns that
- * carry information (r capped at rank(C)). */
-static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
+ * (m x t), by an SVD of C; or, for cross-validation (fast), from a symmetric
+ * eigenproblem, cheaper and exact to the square root of the precision for
+ * the smallest singular values (the rank cut-off is taken on the squares):
+ * with m > t the top eigenvectors of the t x t matrix C'C = diag(e) PPt diag(e)
+ * (PPt = P P' formed once per fold); with m <= t the top eigenvectors U_r of
+ * the m x m matrix CC' = W'W, W = diag(e) P, give span(G) = span(diag(D) W U_r).
+ * Only the top r eigenpairs are computed, and none when r covers the whole
+ * rank.  Returns the number of columns that carry information (r capped at
+ * rank(C)). */
+static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, int fast,
                       const double *e, const double *D, double *G, int *status)
 {
     int k = m < t ? m : t, rank = 0;
     double *sv = (double *) R_alloc((size_t) k + 1, sizeof(double));
-    if (PPt && m > t) {
-        /* Only the top r eigenpairs are computed; when r >= t the spectrum
-         * alone says whether C has full rank t, and then Theta spans the whole
-         * rank-t space: G = I. */
+    if (fast && m > t && PPt) {
+        /* when r >= t the spectrum alone says whether C has full rank t, and
+         * then Theta spans the whole rank-t space: G = I */
         int want = r < t ? r : t;
         double *M = (double *) R_alloc((size_t) t * t + 1, sizeof(double));
         double *vec = (double *) R_alloc((size_t) t * want + 1, sizeof(double));
@@ -96,7 +99,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
             *status = MLLS_ERR_SVD;
             return 0;
         }
-        double cut = m * DBL_EPSILON * (want > 0 ? sv[0] : 0.0);
+        double cut = m * DBL_EPSILON * (want > 0 ? sv[0] : 0.0);  /* on squares */
         while (rank < want && sv[rank] > cut) rank++;
         if (full && rank == t) {
             memset(G, 0, sizeof(double) * (size_t) t * t);
@@ -110,6 +113,41 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt,
         if (r > rank) r = rank;
         for (int c = 0; c < r; c++)
             for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * vec[IDX(i, c, t)];
+    } else if (fast) {
+        /* m <= t; when r >= m and C has rank m, span(G) = span(diag(D) W) */
+        int want = r < m ? r : m;
+        double *W = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
+        double *M = (double *) R_alloc((size_t) m * m + 1, sizeof(double));
+        double *vec = (double *) R_alloc((size_t) m * want + 1, sizeof(double));
+        for (int l = 0; l < m; l++)
+            for (int i = 0; i < t; i++) W[IDX(i, l, t)] = e[i] * P[IDX(i, l, t)];
+        gemm('T', 'N', m, m, t, 1.0, W, t, W, t, 0.0, M, m);
+        int full = want == m;
+        double *Mcopy = M;
+        if (full) {
+            Mcopy = (double *) R_alloc((size_t) m * m + 1, sizeof(double));
+            memcpy(Mcopy, M, sizeof(double) * (size_t) m * m);
+        }
+        if (sym_eigen_top(m, Mcopy, want, sv, full ? NULL : vec) != 0) {
+            *status = MLLS_ERR_SVD;
+            return 0;
+        }
+        double cut = t * DBL_EPSILON * (want > 0 ? sv[0] : 0.0);  /* on squares */
+        while (rank < want && sv[rank] > cut) rank++;
+        if (full && rank == m) {
+            for (int c = 0; c < m; c++)
+                for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * W[IDX(i, c, t)];
+            r = m;
+        } else {
+            if (full && sym_eigen_top(m, M, want, sv, vec) != 0) {
+                *status = MLLS_ERR_SVD;
+                return 0;
+            }
+            if (r > rank) r = rank;
+            gemm('N', 'N', t, r, m, 1.0, W, t, vec, m, 0.0, G, t);
+            for (int c = 0; c < r; c++)
+                for (int i = 0; i < t; i++) G[IDX(i, c, t)] *= D[i];
+        }
     } else {
         double *C = (double *) R_alloc((size_t) m * t, sizeof(double));
         double *VT = (double *) R_alloc((size_t) k * t + 1, sizeof(double));
@@ -133,12 +171,12 @@ int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
                 double alpha, double beta, double *G, double *T, double *V,
                 int *r_used)
 {
-    return mlls_tspace_pp(t, m, r, n, s, P, NULL, alpha, beta, G, T, V, r_used);
+    return mlls_tspace_pp(t, m, r, n, s, P, NULL, 0, alpha, beta, G, T, V, r_used);
 }
 
 int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double *P,
-                   const double *PPt, double alpha, double beta, double *G, double *T,
-                   double *V, int *r_used)
+                   const double *PPt, int fast, double alpha, double beta, double *G,
+                   double *T, double *V, int *r_used)
 {
     int status = MLLS_OK;
     int alpha_inf = !R_FINITE(alpha), beta_inf = !R_FINITE(beta);
@@ -160,7 +198,7 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double 
             D[i] = sqrt(b / a[i]);
         }
     }
-    r = mlls_theta(t, m, r, P, PPt, e, D, G, &status);
+    r = mlls_theta(t, m, r, P, PPt, fast, e, D, G, &status);
     *r_used = r;
     if (status != MLLS_OK) return status;
 

@@ -29,10 +29,11 @@ int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
 int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
                 double alpha, double beta, double *G, double *T, double *V,
                 int *r_used);
-/* The same with PPt = P P' (t x t) precomputed, or NULL: cheaper when m > t;
- * V may be NULL when it is not wanted (cross-validation). */
+/* The same for cross-validation when fast: Theta from a symmetric
+ * eigenproblem instead of an SVD (see mlls_theta), with PPt = P P' (t x t)
+ * precomputed when m > t; V may be NULL when it is not wanted. */
 int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double *P,
-                   const double *PPt, double alpha, double beta, double *G, double *T,
-                   double *V, int *r_used);
+                   const double *PPt, int fast, double alpha, double beta, double *G,
+                   double *T, double *V, int *r_used);
 
 #endif
