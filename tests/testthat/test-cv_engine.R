@@ -96,7 +96,8 @@ test_that("threads do not change the result", {
   run <- function(threads) {
     op <- options(mlss.threads = threads)
     on.exit(options(op))
-    cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 1), foldid = foldid, progress = FALSE)
+    suppressMessages(cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 1), foldid = foldid,
+                             progress = FALSE))
   }
   expect_identical(run(1)$cvfold, run(2)$cvfold)
   expect_identical(run(1)$oof_thresholds, run(3)$oof_thresholds)
@@ -106,15 +107,21 @@ test_that("threads do not change the result", {
                "mlss.threads")
 })
 
-test_that("more labels than the rank: the rank-t algebra through P P' equals refitting", {
-  p <- engine_problem(60, 3, 9, seed = 17)
+test_that("the eigenvector routes of the rank-t algebra equal refitting", {
+  # m > t (through P P') and m <= t (through CC'), r below and at the rank
   foldid <- rep(1:3, 20)
-  cv <- cv_mlls(p$X, p$Y, alpha = c(0.3, Inf), beta = c(0.01, 1), r = 2, foldid = foldid,
-                keep = TRUE, progress = FALSE)
-  for (g in 1:4) for (k in 1:3) {
-    va <- foldid == k
-    fit <- mlls(p$X[!va, ], p$Y[!va, ], alpha = cv$grid$alpha[g], beta = cv$grid$beta[g], r = 2)
-    expect_lt(max(abs(cv$oof[va, , g] - predict(fit, p$X[va, ]))), 1e-8)
+  for (case in list(list(d = 3, m = 9, r = 2), list(d = 3, m = 9, r = 5),
+                    list(d = 8, m = 3, r = 2), list(d = 8, m = 3, r = 3))) {
+    p <- engine_problem(60, case$d, case$m, seed = 17)
+    cv <- suppressMessages(cv_mlls(p$X, p$Y, alpha = c(0.3, Inf), beta = c(0.01, 1),
+                                   r = case$r, foldid = foldid, keep = TRUE,
+                                   progress = FALSE))
+    for (g in 1:4) for (k in 1:3) {
+      va <- foldid == k
+      fit <- suppressMessages(mlls(p$X[!va, ], p$Y[!va, ], alpha = cv$grid$alpha[g],
+                                   beta = cv$grid$beta[g], r = case$r))
+      expect_lt(max(abs(cv$oof[va, , g] - predict(fit, p$X[va, ]))), 1e-8)
+    }
   }
 })
 
