@@ -22,6 +22,9 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(arff_format_rows, 2),
     CALLDEF(libsvm_read_rows, 5),
     CALLDEF(mddm_fit, 7),
+    CALLDEF(mlcrf_objective, 12),
+    CALLDEF(mlcrf_fit, 15),
+    CALLDEF(crf_infer, 9),
     {NULL, NULL, 0}
 };
 

@@ -30,6 +30,13 @@ SEXP cv_oof_thresholds_call(SEXP oof, SEXP y, SEXP foldid, SEXP nfolds);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_measures_call(SEXP oof, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);
+SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
+                     SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta);
+SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
+               SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
+               SEXP stage, SEXP maxit, SEXP tol);
+SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP exact, SEXP y,
+               SEXP damping, SEXP maxit, SEXP tol);
 
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);
