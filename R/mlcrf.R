@@ -422,3 +422,14 @@ mlcrf_path_scores <- function(x, y, xval, lambda_w, eta, lambda_v,
   }
   out
 }
+
+# For the cross-validation engine: lambda_max (where a decreasing lambda_w
+# path starts) and the default lambda_w on (x, y) at fixed lambda_v and eta.
+mlcrf_lambda_range <- function(x, y, lambda_v, eta, edge_type = "full", tol = 1e-6,
+                               maxit = 2000) {
+  prep <- mlcrf_prepare(x, y, edge_type)
+  lambda_v <- check_lambda_v(lambda_v, ncol(y))
+  nodes <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
+                          matrix(0, prep$d + 1L, prep$m), 2L, tol, maxit)
+  mlcrf_lambda_max(prep, lambda_v, eta, nodes$theta)
+}

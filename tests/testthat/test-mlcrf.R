@@ -269,3 +269,12 @@ test_that("bad input gives clear errors", {
   p <- predict(fit, dat$x[1:2, ], type = "score")
   expect_identical(attr(p, "inference")$method, "approximate")
 })
+
+test_that("mlcrf_lambda_range() gives the fit's lambda_max and default lambda_w", {
+  set.seed(14)
+  d <- crf_ref_synthetic("single", n = 200)
+  fit <- mlcrf(d$x, d$y, lambda_v = 0.01, eta = 0.7)
+  r <- mlss:::mlcrf_lambda_range(d$x, d$y == 1, 0.01, 0.7)
+  expect_equal(r$lambda_max, fit$lambda_max, tolerance = 1e-6)
+  expect_equal(r$lambda_default, fit$lambda_w, tolerance = 1e-6)
+})
