@@ -169,7 +169,7 @@ coef.mlcrf <- function(object, ...) {
 #' @return `x`, invisibly.
 #' @examples
 #' data(emotions)
-#' fit <- mlcrf(emotions$x, emotions$y, lambda_v = 0.01)
+#' fit <- mlcrf(emotions$x[1:300, ], emotions$y[1:300, ], lambda_v = 0.1)
 #' plot(fit)
 #' @export
 plot.mlcrf <- function(x, max_lwd = 6, col = "steelblue", ...) {
