@@ -26,6 +26,9 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(logistic_fit_call, 7),
     CALLDEF(linsvm_fit_call, 9),
     CALLDEF(br_path, 8),
+    CALLDEF(mlcrf_objective, 12),
+    CALLDEF(mlcrf_fit, 15),
+    CALLDEF(crf_infer, 9),
     {NULL, NULL, 0}
 };
 

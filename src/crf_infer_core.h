@@ -1,0 +1,42 @@
+/* Inference in a pairwise model over m binary labels, one instance at a time:
+ *
+ *   log p(y) = sum_l y_l node[l] + sum_e phi_e(y_from[e], y_to[e]) - log Z,
+ *
+ * with phi_e(0,0) = 0 and phi_e(0,1), phi_e(1,0), phi_e(1,1) in
+ * pair[3e], pair[3e+1], pair[3e+2].  Exact inference enumerates the 2^m
+ * label vectors in Gray-code order (one label changes per step, so the score
+ * is updated in O(degree)); the approximate one runs damped loopy belief
+ * propagation for the marginals and iterated conditional modes for the MAP.
+ * Plain C: no SEXP, no R errors; the graph is built once per call.
+ */
+#ifndef MLSS_CRF_INFER_CORE_H
+#define MLSS_CRF_INFER_CORE_H
+
+typedef struct {
+    int m, E;
+    const int *from, *to;
+    int *start;   /* m + 1: the edges of label l are adj[start[l] .. start[l+1]-1] */
+    int *adj;     /* 2E edge indices */
+} crf_graph;
+
+/* start (m + 1) and adj (2E) are the caller's memory. */
+void crf_graph_build(crf_graph *g, int m, int E, const int *from, const int *to,
+                     int *start, int *adj);
+/* The unnormalised log-probability of the label vector y (0/1 ints). */
+double crf_score(const crf_graph *g, const double *node, const double *pair, const int *y);
+/* Exact: MAP in map (0/1), marginals p(y_l = 1), log Z.  Cost O(m 2^m).
+ * Scratch: y (m ints), acc (m doubles). */
+void crf_exact(const crf_graph *g, const double *node, const double *pair, int *map,
+               double *marg, double *logZ, int *y, double *acc);
+/* Loopy BP: msg holds 2E log-ratios (message to `to` in msg[2e], to `from` in
+ * msg[2e+1]), updated in parallel with damping; marginals in marg.  Returns
+ * the number of sweeps; *delta is the last largest change of a message;
+ * *logZ the Bethe approximation of log Z.  Scratch: belief (m). */
+int crf_bp(const crf_graph *g, const double *node, const double *pair, double damping,
+           int maxit, double tol, double *msg, double *newmsg, double *belief,
+           double *marg, double *delta, double *logZ);
+/* ICM: sweeps that set each label to its best value given the others, from
+ * the start in y, until nothing changes (or maxit sweeps). */
+void crf_icm(const crf_graph *g, const double *node, const double *pair, int *y, int maxit);
+
+#endif

@@ -1,0 +1,115 @@
+/* .Call glue for MLCRF learning: unpack the data and the graph, run stage 1
+ * (FISTA) or stage 2 (L-BFGS) of mlcrf_core.c from the given start, or
+ * evaluate the smooth objective and its gradient (for the tests). */
+#include <R.h>
+#include <Rinternals.h>
+#include <string.h>
+#include "mlcrf_core.h"
+#include "mlss.h"
+
+/* x: native_matrix(); mu, sinv: d; y: n x m double 0/1; from, to: 0-based
+ * integer edges; K: 1 or 3; lambda_v: m; lambda0, lambda_w, eta: scalars. */
+static crf_problem crf_unpack(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to,
+                              SEXP K, SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta)
+{
+    crf_problem pr;
+    memset(&pr, 0, sizeof(pr));
+    pr.X = unpack_matrix(x);
+    pr.n = pr.X.nrow;
+    pr.d = pr.X.ncol;
+    check_targets(y, pr.n);
+    pr.m = Rf_ncols(y);
+    pr.y = REAL(y);
+    if (!Rf_isReal(mu) || XLENGTH(mu) != pr.d || !Rf_isReal(sinv) || XLENGTH(sinv) != pr.d)
+        Rf_error("internal: mu and sinv must be double vectors of length %d", pr.d);
+    pr.mu = REAL(mu);
+    pr.sinv = REAL(sinv);
+    if (!Rf_isInteger(from) || !Rf_isInteger(to) || XLENGTH(from) != XLENGTH(to))
+        Rf_error("internal: the edges must be two integer vectors of equal length");
+    pr.E = (int) XLENGTH(from);
+    pr.from = INTEGER(from);
+    pr.to = INTEGER(to);
+    for (int e = 0; e < pr.E; e++)
+        if (pr.from[e] < 0 || pr.to[e] >= pr.m || pr.from[e] >= pr.to[e])
+            Rf_error("internal: edge %d is not a pair 0 <= from < to < m", e + 1);
+    pr.K = Rf_asInteger(K);
+    if (pr.K != 1 && pr.K != 3) Rf_error("internal: K must be 1 or 3");
+    if (!Rf_isReal(lambda_v) || XLENGTH(lambda_v) != pr.m)
+        Rf_error("internal: lambda_v must be a double vector of length %d", pr.m);
+    pr.lambda_v = REAL(lambda_v);
+    pr.lambda0 = Rf_asReal(lambda0);
+    double lw = Rf_asReal(lambda_w), et = Rf_asReal(eta);
+    pr.ridge_w = lw * (1.0 - et);
+    pr.group_w = lw * et;
+    crf_alloc(&pr);
+    return pr;
+}
+
+static double *theta_copy(SEXP theta, const crf_problem *pr, SEXP *out)
+{
+    R_xlen_t len = (R_xlen_t) (pr->d + 1) * crf_ncol(pr);
+    if (!Rf_isReal(theta) || XLENGTH(theta) != len)
+        Rf_error("internal: theta must be a double vector of length %ld", (long) len);
+    *out = Rf_allocMatrix(REALSXP, pr->d + 1, crf_ncol(pr));
+    memcpy(REAL(*out), REAL(theta), sizeof(double) * (size_t) len);
+    return REAL(*out);
+}
+
+/* The smooth objective (pseudo-likelihood / n plus ridge terms) and its
+ * gradient at theta, and the group term: list(value, gradient, group). */
+SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
+                     SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta)
+{
+    crf_problem pr = crf_unpack(x, mu, sinv, y, from, to, K, lambda_v, lambda0, lambda_w, eta);
+    SEXP th;
+    double *t = theta_copy(theta, &pr, &th);
+    PROTECT(th);
+    SEXP grad = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
+    double value = crf_smooth(&pr, t, REAL(grad));
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal(value));
+    SET_VECTOR_ELT(out, 1, grad);
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(crf_group_penalty(&pr, t)));
+    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
+    SET_STRING_ELT(nms, 0, Rf_mkChar("value"));
+    SET_STRING_ELT(nms, 1, Rf_mkChar("gradient"));
+    SET_STRING_ELT(nms, 2, Rf_mkChar("group"));
+    Rf_setAttrib(out, R_NamesSymbol, nms);
+    UNPROTECT(4);
+    return out;
+}
+
+/* One stage from the start theta: stage 1 FISTA (group lasso on the edges),
+ * stage 2 L-BFGS (no group term).  Returns list(theta, status, iter,
+ * objective); status 0 converged, 1 maxit reached, 2 L-BFGS error. */
+SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
+               SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
+               SEXP stage, SEXP maxit, SEXP tol)
+{
+    crf_problem pr = crf_unpack(x, mu, sinv, y, from, to, K, lambda_v, lambda0, lambda_w, eta);
+    SEXP th;
+    double *t = theta_copy(theta, &pr, &th);
+    PROTECT(th);
+    int st = Rf_asInteger(stage), mx = Rf_asInteger(maxit), iter = 0, status;
+    double tl = Rf_asReal(tol), obj = 0.0;
+    if (mx < 1 || !(tl > 0)) Rf_error("internal: maxit and tol must be positive");
+    if (st == 1) {
+        status = crf_fista(&pr, t, mx, tl, &iter, &obj);
+    } else {
+        pr.group_w = 0.0;
+        status = crf_lbfgs(&pr, t, mx, tl, &iter, &obj);
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SET_VECTOR_ELT(out, 0, th);
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(status));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(iter));
+    SET_VECTOR_ELT(out, 3, Rf_ScalarReal(obj));
+    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 4));
+    SET_STRING_ELT(nms, 0, Rf_mkChar("theta"));
+    SET_STRING_ELT(nms, 1, Rf_mkChar("status"));
+    SET_STRING_ELT(nms, 2, Rf_mkChar("iter"));
+    SET_STRING_ELT(nms, 3, Rf_mkChar("objective"));
+    Rf_setAttrib(out, R_NamesSymbol, nms);
+    UNPROTECT(3);
+    return out;
+}

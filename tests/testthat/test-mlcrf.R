@@ -1,0 +1,280 @@
+# MLCRF: each solver against an independent plain-R reference
+# (helper-mlcrf.R), written from methods.md section 3.
+
+crf_small_data <- function(n = 40, d = 3, m = 4, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
+  y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
+  list(x = x, y = y)
+}
+
+test_that("the pseudo-likelihood objective and its gradient match plain R and finite differences", {
+  dat <- crf_small_data()
+  ns <- asNamespace("mlss")
+  xs <- crf_ref_standardise(dat$x)
+  for (type in c("full", "ising")) {
+    prep <- ns$mlcrf_prepare(dat$x, dat$y == 1, type)
+    E <- length(prep$from)
+    set.seed(2)
+    theta <- matrix(rnorm(4 * (4 + E * prep$K)) * 0.5, 4)
+    lv <- runif(4)
+    got <- ns$mlcrf_call_objective(prep, seq_len(E), lv, 0.3, 0.4, theta)
+    ref <- crf_ref_objective(theta, xs, dat$y, prep$from, prep$to, prep$K, lv, 1e-6, 0.3, 0.4)
+    expect_equal(got$value, ref$value, tolerance = 1e-10)
+    expect_equal(got$group, ref$group, tolerance = 1e-10)
+    num <- crf_ref_numgrad(function(t)
+      crf_ref_objective(matrix(t, 4), xs, dat$y, prep$from, prep$to, prep$K, lv, 1e-6,
+                        0.3, 0.4)$value, as.vector(theta))
+    expect_equal(as.vector(got$gradient), num, tolerance = 1e-6)
+  }
+})
+
+test_that("the objective on a sparse x equals the one on the dense x", {
+  dat <- crf_small_data()
+  dat$x[abs(dat$x) < 0.7] <- 0
+  ns <- asNamespace("mlss")
+  pd <- ns$mlcrf_prepare(dat$x, dat$y == 1, "full")
+  ps <- ns$mlcrf_prepare(Matrix::Matrix(dat$x, sparse = TRUE), dat$y == 1, "full")
+  theta <- matrix(seq(-1, 1, length.out = 4 * 22), 4)
+  a <- ns$mlcrf_call_objective(pd, 1:6, rep(0.1, 4), 0.2, 0.5, theta)
+  b <- ns$mlcrf_call_objective(ps, 1:6, rep(0.1, 4), 0.2, 0.5, theta)
+  expect_equal(a, b, tolerance = 1e-12)
+})
+
+test_that("exact inference matches brute force for m <= 6", {
+  infer <- get("C_crf_infer", asNamespace("mlss"))
+  set.seed(3)
+  for (m in c(2, 3, 5, 6)) {
+    pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
+    pairs <- pairs[order(pairs[, 1]), , drop = FALSE]
+    pairs <- pairs[runif(nrow(pairs)) < 0.7 | seq_len(nrow(pairs)) == 1, , drop = FALSE]
+    E <- nrow(pairs)
+    n <- 4
+    node <- matrix(rnorm(n * m), n)
+    pair <- matrix(rnorm(n * 3 * E, sd = 1.5), n)
+    ytest <- matrix(rbinom(n * m, 1, 0.5), n) + 0
+    res <- .Call(infer, node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, TRUE, ytest,
+                 0.5, 100L, 1e-8)
+    for (i in seq_len(n)) {
+      ref <- crf_ref_brute(node[i, ], pair[i, ], pairs[, 1], pairs[, 2])
+      expect_equal(res$marginal[i, ], unname(ref$marginal), tolerance = 1e-12)
+      expect_equal(res$logZ[i], ref$logZ, tolerance = 1e-12)
+      expect_equal(res$map[i, ], unname(ref$map))
+      k <- which(apply(ref$configs, 1, function(r) all(r == ytest[i, ])))
+      expect_equal(res$logp[i], ref$logp[k], tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("predict() of a fit agrees with brute force on its own potentials", {
+  dat <- crf_small_data(n = 60, m = 4, seed = 4)
+  fit <- mlcrf(dat$x, dat$y, lambda_v = 0.01, lambda_w = 0.01, edges = "full")
+  newx <- dat$x[1:5, ]
+  sc <- predict(fit, newx, type = "score")
+  cl <- predict(fit, newx)
+  pr <- predict(fit, newx, type = "prob", y = dat$y[1:5, ])
+  expect_identical(attr(sc, "inference")$method, "exact")
+  # the potentials from the coefficients, in plain R
+  X1 <- cbind(1, newx)
+  node <- X1 %*% fit$nodes
+  for (i in 1:5) {
+    pair <- unlist(lapply(fit$weights, function(w) drop(X1[i, ] %*% w)))
+    ref <- crf_ref_brute(node[i, ], pair, match(fit$edges$from, fit$labels),
+                         match(fit$edges$to, fit$labels))
+    expect_equal(unname(sc[i, ]), unname(ref$marginal), tolerance = 1e-10)
+    expect_equal(unname(cl[i, ] + 0), unname(ref$map))
+    k <- which(apply(ref$configs, 1, function(r) all(r == dat$y[i, ])))
+    expect_equal(unname(pr[i]), exp(ref$logp[k]), tolerance = 1e-10)
+  }
+  expect_identical(colnames(sc), colnames(dat$y))
+  expect_type(cl, "logical")
+  # the probabilities feed ml_metrics()' log-likelihood loss
+  expect_equal(ml_metrics(dat$y[1:5, ], prob = as.vector(pr))$log_loss, -mean(log(pr)))
+})
+
+test_that("approximate marginals for m = 10 are within 0.03 of the exact ones", {
+  infer <- get("C_crf_infer", asNamespace("mlss"))
+  set.seed(5)
+  m <- 10
+  pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
+  pairs <- pairs[order(pairs[, 1]), , drop = FALSE]
+  pairs <- pairs[runif(nrow(pairs)) < 0.3, , drop = FALSE]
+  E <- nrow(pairs)
+  n <- 20
+  node <- matrix(rnorm(n * m), n)
+  pair <- matrix(rnorm(n * 3 * E, sd = 0.5), n)
+  ex <- .Call(infer, node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, TRUE, NULL, 0.5, 500L, 1e-10)
+  ap <- .Call(infer, node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, FALSE, NULL, 0.5, 500L, 1e-10)
+  expect_true(all(ap$bp_delta < 1e-10))
+  expect_lt(max(abs(ex$marginal - ap$marginal)), 0.03)
+  expect_lt(max(abs(ex$logZ - ap$logZ)), 0.05)
+  # ICM finds a label vector whose score is at least 99% ... the MAP in most rows
+  expect_gte(mean(rowSums(ex$map != ap$map) == 0), 0.8)
+})
+
+test_that("on a tree, loopy belief propagation is exact", {
+  infer <- get("C_crf_infer", asNamespace("mlss"))
+  set.seed(6)
+  from <- c(0L, 0L, 1L, 1L, 3L); to <- c(1L, 2L, 3L, 4L, 5L)
+  node <- matrix(rnorm(12), 2)
+  pair <- matrix(rnorm(30, sd = 2), 2)
+  ex <- .Call(infer, node, pair, from, to, TRUE, NULL, 0.5, 500L, 1e-12)
+  ap <- .Call(infer, node, pair, from, to, FALSE, NULL, 0.5, 500L, 1e-12)
+  expect_equal(ap$marginal, ex$marginal, tolerance = 1e-8)
+  expect_equal(ap$logZ, ex$logZ, tolerance = 1e-8)
+})
+
+test_that("predict() runs approximate inference on request and says so", {
+  dat <- crf_small_data(n = 80, m = 5, seed = 7)
+  fit <- mlcrf(dat$x, dat$y, lambda_v = 0.01, lambda_w = 0.01, edges = "full")
+  ex <- predict(fit, dat$x, type = "score")
+  ap <- predict(fit, dat$x, type = "score", inference = "approximate")
+  info <- attr(ap, "inference")
+  expect_identical(info$method, "approximate")
+  expect_true(all(info$bp_converged))
+  # a dense graph with strong edges: loose agreement only (accuracy is tested above)
+  expect_lt(max(abs(ex - ap)), 0.2)
+  expect_gt(cor(as.vector(ex), as.vector(ap)), 0.95)
+})
+
+test_that("with no edges the node fit is independent L2 logistic regression", {
+  dat <- crf_small_data(n = 100, m = 3, seed = 8)
+  # unpenalised limit: glm()
+  fit <- mlcrf(dat$x, dat$y, lambda_v = 0, edges = "none", tol = 1e-9)
+  for (l in 1:3) {
+    g <- glm(dat$y[, l] ~ dat$x, family = binomial)
+    expect_equal(unname(fit$nodes[, l]), unname(coef(g)), tolerance = 1e-5)
+  }
+  # penalised: optim() of the penalised loss on the standardised features
+  lv <- c(0.01, 0.1, 1)
+  fit <- mlcrf(dat$x, dat$y, lambda_v = lv, edges = "none", tol = 1e-9)
+  xs <- cbind(1, crf_ref_standardise(dat$x))
+  for (l in 1:3) {
+    f <- function(b) {
+      z <- drop(xs %*% b)
+      mean(log1p(exp(z)) - dat$y[, l] * z) + lv[l] * sum(b[-1]^2) + 1e-6 * b[1]^2
+    }
+    o <- optim(rep(0, 4), f, method = "BFGS", control = list(reltol = 1e-14, maxit = 1000))
+    expect_equal(unname(fit$theta[, l]), o$par, tolerance = 1e-4)
+  }
+  expect_identical(nrow(fit$edges), 0L)
+  expect_named(fit$edges, c("from", "to", "strength"))
+})
+
+test_that("the structure of the paper's four synthetic designs is recovered", {
+  truth <- list(independent = character(0), single = "y1~y2",
+                chain = c("y1~y2", "y2~y3"), complete = c("y1~y2", "y1~y3", "y2~y3"))
+  for (design in names(truth)) {
+    hits <- 0
+    for (seed in 1:10) {
+      set.seed(seed)
+      d <- crf_ref_synthetic(design)
+      fit <- mlcrf(d$x, d$y, lambda_v = 1e-3, eta = 1)
+      hits <- hits + setequal(paste(fit$edges$from, fit$edges$to, sep = "~"), truth[[design]])
+    }
+    expect_gte(hits, 9, label = paste(design, "recoveries"))
+  }
+})
+
+test_that("warm starts give the cold-start solution, and the path scores match single fits", {
+  set.seed(9)
+  d <- crf_ref_synthetic("chain", n = 300)
+  fit1 <- mlcrf(d$x, d$y, lambda_v = 0.01, lambda_w = 0.3, eta = 1, tol = 1e-8)
+  warm <- mlcrf(d$x, d$y, lambda_v = 0.01, lambda_w = 0.1, eta = 1, tol = 1e-8, init = fit1)
+  cold <- mlcrf(d$x, d$y, lambda_v = 0.01, lambda_w = 0.1, eta = 1, tol = 1e-8)
+  expect_identical(warm$edges[, 1:2], cold$edges[, 1:2])
+  expect_equal(warm$theta, cold$theta, tolerance = 1e-4)
+  xv <- d$x[1:20, ]
+  expect_equal(predict(warm, xv, type = "score"), predict(cold, xv, type = "score"),
+               tolerance = 1e-5, ignore_attr = TRUE)
+  path <- mlss:::mlcrf_path_scores(d$x, d$y == 1, xv, c(0.3, 0.1), eta = 1,
+                                   lambda_v = 0.01, tol = 1e-8)
+  expect_length(path, 2)
+  expect_equal(path[[1]], predict(fit1, xv, type = "score"), tolerance = 1e-5,
+               ignore_attr = TRUE)
+  expect_equal(path[[2]], predict(cold, xv, type = "score"), tolerance = 1e-5,
+               ignore_attr = TRUE)
+})
+
+test_that("lambda_v = NULL picks one value per label from the documented grid", {
+  dat <- crf_small_data(n = 80, m = 3, seed = 10)
+  set.seed(1)
+  fit <- mlcrf(dat$x, dat$y, edges = "none")
+  expect_length(fit$lambda_v, 3)
+  expect_true(all(fit$lambda_v %in% 10^seq(0, -3, by = -0.5)))
+})
+
+test_that("lambda_max removes every edge, and a smaller lambda_w keeps some", {
+  set.seed(11)
+  d <- crf_ref_synthetic("complete", n = 300)
+  fit <- mlcrf(d$x, d$y, lambda_v = 0.01, eta = 1)
+  at_max <- mlcrf(d$x, d$y, lambda_v = 0.01, eta = 1, lambda_w = fit$lambda_max * 1.001)
+  below <- mlcrf(d$x, d$y, lambda_v = 0.01, eta = 1, lambda_w = fit$lambda_max * 0.9)
+  expect_identical(nrow(at_max$edges), 0L)
+  expect_gt(nrow(below$edges), 0L)
+})
+
+test_that("sparse and dense x, and the formula interface, give the same fit", {
+  dat <- crf_small_data(n = 60, m = 3, seed = 12)
+  dat$x[abs(dat$x) < 0.5] <- 0
+  a <- mlcrf(dat$x, dat$y, lambda_v = 0.1, lambda_w = 0.05, tol = 1e-9)
+  b <- mlcrf(Matrix::Matrix(dat$x, sparse = TRUE), dat$y, lambda_v = 0.1, lambda_w = 0.05,
+             tol = 1e-9)
+  expect_equal(a$theta, b$theta, tolerance = 1e-6)
+  df <- data.frame(dat$x, dat$y)
+  f <- mlcrf(cbind(L1, L2, L3) ~ f1 + f2 + f3, data = df, lambda_v = 0.1, lambda_w = 0.05,
+             tol = 1e-9)
+  expect_equal(f$theta, a$theta, tolerance = 1e-6)
+  expect_equal(predict(f, df[1:4, ], type = "score"), predict(a, dat$x[1:4, ], type = "score"),
+               ignore_attr = TRUE, tolerance = 1e-6)
+})
+
+test_that("print() lists the edges and plot() draws the graph", {
+  set.seed(13)
+  d <- crf_ref_synthetic("chain", n = 300)
+  fit <- mlcrf(d$x, d$y, lambda_v = 0.01, eta = 1)
+  out <- capture.output(print(fit))
+  expect_true(any(grepl(paste(nrow(fit$edges), "of 3 label pairs linked"), out)))
+  expect_true(any(grepl("y1 +y2", out)))
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_identical(plot(fit), fit)
+  expect_named(coef(fit), c("nodes", "edges"))
+})
+
+test_that("bad input gives clear errors", {
+  dat <- crf_small_data(n = 30, m = 3)
+  x <- dat$x; x[1, 1] <- NA
+  expect_error(mlcrf(x, dat$y, lambda_v = 0.1), "'x' contains NA")
+  y <- dat$y; y[2, 2] <- NA
+  expect_error(mlcrf(dat$x, y, lambda_v = 0.1), "'y' contains NA")
+  expect_error(mlcrf(dat$x, dat$y[, 1], lambda_v = 0.1), "one label")
+  expect_error(mlcrf(dat$x, dat$y, lambda_v = -1), "'lambda_v'")
+  expect_error(mlcrf(dat$x, dat$y, lambda_v = 0.1, eta = 2), "'eta'")
+  expect_error(mlcrf(dat$x, dat$y, lambda_v = 0.1, lambda_w = NA), "'lambda_w'")
+  expect_error(mlcrf(dat$x, dat$y, lambda_v = 0.1, foo = 1), "unknown argument")
+  y <- dat$y; y[, 2] <- 0
+  expect_warning(fit <- mlcrf(dat$x, y, lambda_v = 0.1, edges = "none"), "no positive")
+  expect_true(all(predict(fit, dat$x, type = "score")[, 2] < 1e-3))
+  fit <- mlcrf(dat$x, dat$y, lambda_v = 0.1, lambda_w = 0.1)
+  expect_error(predict(fit, dat$x, type = "prob"), "needs the label vectors")
+  expect_error(predict(fit, dat$x, type = "prob", y = dat$y[, 1:2]), "3 columns")
+  expect_error(predict(fit, dat$x[, 1:2]), "columns")
+  expect_error(mlcrf(dat$x, dat$y, lambda_v = 0.1, init = list()), "'init'")
+  # exact inference forced where it is impossible
+  set.seed(1)
+  big <- matrix(rbinom(30 * 26, 1, 0.5), 30, 26)
+  fit <- mlcrf(dat$x, big, lambda_v = 1, edges = "none")
+  expect_error(predict(fit, dat$x, inference = "exact"), "limited to 25 labels")
+  p <- predict(fit, dat$x[1:2, ], type = "score")
+  expect_identical(attr(p, "inference")$method, "approximate")
+})
+
+test_that("mlcrf_lambda_range() gives the fit's lambda_max and default lambda_w", {
+  set.seed(14)
+  d <- crf_ref_synthetic("single", n = 200)
+  fit <- mlcrf(d$x, d$y, lambda_v = 0.01, eta = 0.7)
+  r <- mlss:::mlcrf_lambda_range(d$x, d$y == 1, 0.01, 0.7)
+  expect_equal(r$lambda_max, fit$lambda_max, tolerance = 1e-6)
+  expect_equal(r$lambda_default, fit$lambda_w, tolerance = 1e-6)
+})
