@@ -1,0 +1,72 @@
+#' Cross-validated MLCRF over a path of edge penalties
+#'
+#' Chooses `lambda_w` and `eta` of [mlcrf()] by k-fold cross-validation on the
+#' package's engine (see [ml_cv()]), as the MLCRF paper does: along a
+#' decreasing path of `lambda_w` for each `eta`, each fold's fit starting from
+#' its fit at the previous point (warm starts).  The node penalties
+#' `lambda_v` are chosen once, on all the data, by the per-label
+#' cross-validated logistic regressions of [mlcrf()], and then held fixed.
+#'
+#' The validation rows are scored by their per-label marginal probabilities,
+#' thresholded per label as in [cv_mlls()] (out-of-fold F1 cuts by default),
+#' so that every measure of [ml_metrics()] applies; the final model's
+#' `predict(type = "class")` still gives MAP label vectors.
+#'
+#' @inheritParams mlcrf
+#' @inheritParams cv_mlls
+#' @param lambda_w The path of edge penalties; by default `nlambda` values
+#'   from `lambda_max` (the smallest that removes every edge, the largest over
+#'   the values of `eta`) down to `lambda_max / 100`, evenly on a log scale.
+#' @param eta The values of the group elastic-net mix to try.
+#' @param nlambda The length of the default path.
+#' @return An object of class `c("cv_mlcrf", "ml_cv")` with the components of
+#'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
+#'   `lambda_w_best`, `eta_best`, ..., `fit`), `fit` being the [mlcrf()] fit on
+#'   all the data at the chosen point, plus `lambda_v`.
+#' @examples
+#' x <- mlss::emotions$x[1:150, ]
+#' y <- mlss::emotions$y[1:150, 1:3]
+#' set.seed(1)
+#' cv <- cv_mlcrf(x, y, lambda_v = 0.01, eta = 0.5, nlambda = 3, nfolds = 3)
+#' cv
+#' cv$fit$edges
+#' @export
+cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda_v = NULL,
+                     edge_type = c("full", "ising"), tol = 1e-6, maxit = 2000, nfolds = 5,
+                     foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
+                     select = c("best", "1se"), keep = FALSE, parallel = FALSE,
+                     progress = interactive(), ...) {
+  call <- match.call()
+  check_no_dots(...)
+  edge_type <- match.arg(edge_type)
+  if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
+    stop_arg("'eta' must be values in [0, 1]")
+  if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
+    stop_arg("'nlambda' must be a whole number >= 1")
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x))
+  if (is.null(lambda_v))
+    lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type, tol = tol,
+                      maxit = maxit)$lambda_v
+  if (is.null(lambda_w)) {
+    top <- max(vapply(eta, function(e)
+      mlcrf_lambda_range(x, y, lambda_v, e, edge_type, tol, maxit)$lambda_max, 0))
+    if (!is.finite(top)) stop_arg("'eta' = 0 has no lambda_max: give 'lambda_w'")
+    lambda_w <- top * 10^seq(0, -2, length.out = nlambda)
+  }
+  if (!is.numeric(lambda_w) || !length(lambda_w) || anyNA(lambda_w) || any(lambda_w < 0))
+    stop_arg("'lambda_w' must be a vector of numbers >= 0")
+  fit <- function(x, y, lambda_w, eta, init = NULL)
+    mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta, edge_type = edge_type,
+          init = init, tol = tol, maxit = maxit)
+  # within each eta the path runs from the largest lambda_w down (warm starts)
+  grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
+  cv <- ml_cv(x, y, fit, grid, warm_start = TRUE, nfolds = nfolds, foldid = foldid,
+              measure = measure, thresholds = match.arg(thresholds),
+              select = match.arg(select), keep = keep, parallel = parallel,
+              progress = progress, order = function(g) order(-g$lambda_w, -g$eta))
+  cv$call <- call
+  cv$lambda_v <- lambda_v
+  cv
+}
