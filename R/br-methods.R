@@ -22,15 +22,18 @@
 #' @export
 predict.br <- function(object, newx, type = c("score", "class"),
                        thresholds = object$thresholds, ...) {
+  check_no_dots(...)
   type <- match.arg(type)
   if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  if (!is.null(object$terms)) newx <- formula_newx(object, newx)
-  newx <- check_newx_columns(as_features(newx, "newx"), object$features, nrow(object$W))
+  rows <- prediction_rows(object, newx, nrow(object$W), NULL)
+  newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, nrow(object$W))
   score <- linear_scores(newx, object$W, object$intercept, object$link)
   dimnames(score) <- list(rownames(newx), object$labels)
-  if (type == "score") return(score)
-  thresholds <- check_thresholds(thresholds, object$labels)
-  score > rep(thresholds, each = nrow(score))
+  if (type == "class") {
+    thresholds <- check_thresholds(thresholds, object$labels)
+    score <- score > rep(thresholds, each = nrow(score))
+  }
+  stats::napredict(rows$na, score)
 }
 
 #' Coefficients of a linear multi-label baseline

@@ -15,8 +15,9 @@
 #            training scores (thresholds = "train" only), state = the fold's
 #            new state or NULL (a warm start for the next grid point))
 #   refit    function(point, thresholds) -> the model on all the data at
-#            `point` (a one-row data frame of the grid); `thresholds` the m
-#            out-of-fold thresholds at that point, or NULL to keep the fit's own
+#            `point` (a one-row data frame of the grid); `thresholds` a list of
+#            the m out-of-fold thresholds at that point and their F1
+#            (threshold, f1), or NULL to keep the fit's own
 #   order    function(grid) -> the grid rows from the most to the least
 #            regularised: it breaks ties and gives the one-standard-error point
 #   parallel_score  TRUE when a grid point is costly enough (a refit) to score
@@ -64,7 +65,8 @@ cv_engine <- function(method, y, foldid, opt, call) {
   rows <- lapply(seq_len(nfolds), function(k) which(foldid == k))
   cvfold <- matrix(NA_real_, ngrid, nfolds,
                    dimnames = list(grid_names(grid), paste0("fold", seq_len(nfolds))))
-  final_thr <- matrix(NA_real_, m, ngrid, dimnames = list(colnames(y), grid_names(grid)))
+  final_thr <- final_f1 <- matrix(NA_real_, m, ngrid,
+                                 dimnames = list(colnames(y), grid_names(grid)))
   oof <- if (opt$keep) array(0, c(n, m, ngrid), list(NULL, colnames(y), grid_names(grid)))
   score <- matrix(0, n, m, dimnames = list(NULL, colnames(y)))
   threads <- mlss_threads()
@@ -78,7 +80,8 @@ cv_engine <- function(method, y, foldid, opt, call) {
     if (opt$thresholds == "oof") {
       thr <- .Call(C_cv_point_thresholds_call, score, y, foldid, nfolds, threads)
       final_thr[, g] <- thr[, nfolds + 1L]
-      thr <- thr[, -(nfolds + 1L), drop = FALSE]
+      final_f1[, g] <- thr[, nfolds + 2L]
+      thr <- thr[, seq_len(nfolds), drop = FALSE]
     } else {
       thr <- vapply(res, function(r) as.double(r$thresholds), numeric(m))
     }
@@ -97,8 +100,8 @@ cv_engine <- function(method, y, foldid, opt, call) {
   best <- best_grid_point(cvm, order, opt$higher_better)
   best_1se <- one_se_point(cvm, cvsd, best, order, opt$higher_better)
   chosen <- if (opt$select == "1se") best_1se else best
-  fit <- method$refit(grid[chosen, , drop = FALSE],
-                      if (opt$thresholds == "oof") final_thr[, chosen])
+  fit <- method$refit(grid[chosen, , drop = FALSE], if (opt$thresholds == "oof")
+    list(threshold = final_thr[, chosen], f1 = final_f1[, chosen]))
   tick()
   ties <- sum(cvm == cvm[best], na.rm = TRUE)
   values <- unlist(lapply(names(grid), function(p)
@@ -110,6 +113,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
                  measure = opt$measure, higher_better = opt$higher_better,
                  thresholds = opt$thresholds, foldid = foldid, oof = oof,
                  oof_thresholds = if (opt$thresholds == "oof") final_thr,
+                 oof_f1 = if (opt$thresholds == "oof") final_f1,
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
 }

@@ -83,8 +83,9 @@
 #'   \item{alpha_best, beta_best, alpha_1se, beta_1se}{their values;}
 #'   \item{measure, higher_better, thresholds, foldid}{the settings;}
 #'   \item{oof}{the out-of-fold scores when `keep = TRUE`;}
-#'   \item{oof_thresholds}{the thresholds from all out-of-fold scores at every
-#'     grid point (labels x grid points), with `thresholds = "oof"`;}
+#'   \item{oof_thresholds, oof_f1}{the thresholds from all out-of-fold scores
+#'     at every grid point and their F1 (labels x grid points), with
+#'     `thresholds = "oof"`;}
 #'   \item{fit}{the [mlls()] fit on all the data at the chosen point;}
 #'   \item{refit}{a function that refits at another point (used by
 #'     [predict.ml_cv()]): the object keeps a reference to the data for it;}
@@ -189,14 +190,16 @@ mlls_prepare_fold <- function(x, gram, train, targets, intercept, tol, train_out
   }
 }
 
-# A fit's thresholds replaced by those from the out-of-fold scores (thr), or
-# left as the fit's own (thr NULL); the fit says which.
+# A fit's thresholds replaced by those from the out-of-fold scores (thr: a
+# list of threshold and f1), or left as the fit's own (thr NULL); the fit says
+# which.
 set_thresholds <- function(fit, thr) {
   if (is.null(thr)) {
     fit$threshold_source <- "train"
     return(fit)
   }
-  fit$thresholds[] <- thr
+  fit$thresholds[] <- thr$threshold
+  fit$oof_f1 <- stats::setNames(thr$f1, names(fit$thresholds))
   fit$threshold_source <- "oof"
   fit
 }

@@ -41,7 +41,7 @@ cv_model <- function(object, s, args) {
   if (!any(named)) {
     i <- switch(s, chosen = object$chosen, best = object$best, "1se" = object$best_1se)
     fit <- if (i == object$chosen) object$fit else
-      object$refit(object$grid[i, , drop = FALSE], object$oof_thresholds[, i])
+      object$refit(object$grid[i, , drop = FALSE], cv_point_thresholds(object, i))
     return(list(fit = fit, rest = args))
   }
   if (s != "chosen") stop_arg("give either 's' or values of the hyperparameters, not both")
@@ -56,8 +56,14 @@ cv_model <- function(object, s, args) {
   i <- which(do.call(paste, object$grid) == do.call(paste, point))
   if (!length(i) && identical(object$thresholds, "oof"))
     message("this point is not on the grid: its thresholds come from the training scores")
-  thr <- if (length(i)) object$oof_thresholds[, i[1]]
+  thr <- if (length(i)) cv_point_thresholds(object, i[1])
   list(fit = object$refit(point, thr), rest = rest)
+}
+
+# The out-of-fold thresholds of grid row i and their F1, or NULL.
+cv_point_thresholds <- function(object, i) {
+  if (is.null(object$oof_thresholds)) return(NULL)
+  list(threshold = object$oof_thresholds[, i], f1 = object$oof_f1[, i])
 }
 
 #' @export

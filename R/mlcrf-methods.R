@@ -51,7 +51,7 @@ predict.mlcrf <- function(object, newx, type = c("class", "score", "prob"), y = 
   type <- match.arg(type)
   inference <- match.arg(inference)
   if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  if (!is.null(object$terms)) newx <- formula_newx(object, newx)
+  newx <- prediction_rows(object, newx, length(object$center), NULL)$x
   newx <- check_newx_columns(as_features(newx, "newx"), object$features, length(object$center))
   m <- length(object$labels)
   if (type == "prob") {

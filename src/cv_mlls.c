@@ -194,8 +194,9 @@ SEXP gram_matrix(SEXP x, SEXP centre)
 }
 
 /* score: n x m out-of-fold scores of one grid point; y: n x m logical;
- * foldid in 1..nfolds.  Returns the m x (nfolds + 1) thresholds: those chosen
- * on the folds other than k (column k), then the one on all folds. */
+ * foldid in 1..nfolds.  Returns the m x (nfolds + 2) matrix of the thresholds
+ * chosen on the folds other than k (column k), the one on all folds, and the
+ * F1 of that one (last column). */
 SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads)
 {
     int nf = Rf_asInteger(nfolds);
@@ -205,9 +206,9 @@ SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP
     int n = Rf_nrows(score), m = Rf_ncols(score);
     if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n)
         Rf_error("internal: bad dimensions in cv_point_thresholds");
-    SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 1));
+    SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
     cv_point_thresholds(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
-                        Rf_asInteger(nthreads));
+                        REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads));
     UNPROTECT(1);
     return thr;
 }

@@ -93,10 +93,12 @@ static void radix_sort_decreasing(int n, const double *score, double *buf, int *
 /* score: n x m out-of-fold scores of one grid point; foldid in 1..nfolds.
  * thresholds (m x (nfolds + 1)): column k < nfolds the F1-maximising
  * threshold of each label on the scores of the folds other than k + 1, the
- * last column the one on all of them (for the final model).  Each label is
- * sorted once; labels run in parallel on nthreads threads. */
+ * last column the one on all of them (for the final model), whose F1 goes to
+ * f1_all (m).  Each label is sorted once; labels run in parallel on nthreads
+ * threads. */
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
-                         const int *foldid, double *thresholds, int nthreads)
+                         const int *foldid, double *thresholds, double *f1_all,
+                         int nthreads)
 {
     int nt = nthreads > 0 ? nthreads : 1;
     size_t per = (size_t) n + 1;
@@ -119,6 +121,7 @@ void cv_point_thresholds(int n, int m, int nfolds, const double *score, const in
             double f1;
             thresholds[IDX(l, k, m)] =
                 f1_cut_sorted(n, b, ix, y + IDX(0, l, n), foldid, k + 1, &f1);
+            if (k == nfolds) f1_all[l] = f1;
         }
     }
 }

@@ -20,6 +20,7 @@ int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *va
                   double *train_scores, double *thresholds, int *r_used);
 
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
-                         const int *foldid, double *thresholds, int nthreads);
+                         const int *foldid, double *thresholds, double *f1_all,
+                         int nthreads);
 
 #endif
