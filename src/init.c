@@ -22,6 +22,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(arff_format_rows, 2),
     CALLDEF(libsvm_read_rows, 5),
     CALLDEF(mddm_fit, 7),
+    CALLDEF(mddm_choose_k_call, 3),
     {NULL, NULL, 0}
 };
 

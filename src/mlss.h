@@ -13,6 +13,8 @@ double *center_columns(SEXP y, int centre, double *mean);
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
 SEXP numeric_copy(const double *a, int len);
+
+/* mlls.c */
 void mlls_stop(int status);
 
 /* .Call entry points */
@@ -30,6 +32,7 @@ SEXP cv_oof_thresholds_call(SEXP oof, SEXP y, SEXP foldid, SEXP nfolds);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_measures_call(SEXP oof, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);
+SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);

@@ -121,6 +121,26 @@ test_that("quotes, escapes, missing values, weights, tabs, Windows line ends", {
   expect_identical(d$y, cbind(`Swainson's Thrush` = c(TRUE, NA, FALSE)))
 })
 
+test_that("a file without a final newline keeps its last value whole", {
+  head <- c("@relation r", "@attribute L {0,1}", "@attribute a numeric",
+            "@attribute colour {red,green}", "@data")
+  for (eol in c("\n", "\r\n")) {
+    # dense: the last value is a number, then a nominal value
+    d <- read_mulan(text_file(c(head, "0,1,green", "1,25,red"), eol = eol, final_eol = FALSE),
+                    labels = "L")
+    expect_identical(d, read_mulan(text_file(c(head, "0,1,green", "1,25,red"), eol = eol),
+                                   labels = "L", name = d$name))
+    expect_identical(unname(d$x[2, ]), c(25, 1, 0))
+    d <- read_mulan(text_file(c(head, "1,green,0", "0,red,25")[c(1, 2, 4, 3, 5:7)],
+                              eol = eol, final_eol = FALSE), labels = "L")
+    expect_identical(unname(d$x[, "a"]), c(0, 25))
+    # sparse: the closing brace is the last character
+    d <- read_mulan(text_file(c(head, "{0 1,1 25}"), eol = eol, final_eol = FALSE),
+                    labels = "L", sparse = FALSE)
+    expect_identical(unname(d$x), cbind(25, 1, 0))
+  }
+})
+
 test_that("a UTF-8 byte order mark is skipped", {
   f <- text_file(toy_lines)
   g <- tempfile(fileext = ".arff")
