@@ -100,8 +100,9 @@ main <- function() {
   tab <- do.call(rbind, rows)
   if (is.null(tab)) tab <- data.frame(mutant = character(), file = character(),
                                       result = character(), by = character(), seconds = numeric())
-  cat("\n| mutant | file | result | by |\n|---|---|---|---|\n")
-  cat(sprintf("| %s | %s | %s | %s |\n", tab$mutant, tab$file, tab$result, tab$by), sep = "")
+  cat("\n| mutant | file | result | by (the first failing test) | s |\n|---|---|---|---|---|\n")
+  cat(sprintf("| %s | %s | %s | %s | %d |\n", tab$mutant, tab$file, tab$result, tab$by,
+              as.integer(tab$seconds)), sep = "")
   cat(sprintf("\n%d killed, %d survived, %d errors; shared data %s; %.1f min\n",
               sum(tab$result == "killed"), sum(tab$result == "survived"),
               sum(tab$result == "ERROR"), shared,

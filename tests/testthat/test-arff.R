@@ -101,6 +101,20 @@ test_that("dense or sparse x: by the file, by density, or as asked", {
   expect_s4_class(read_mulan(low, labels = "l")$x, "dgCMatrix")  # 1 in 10 non-zero
   expect_true(is.matrix(read_mulan(low, labels = "l", sparse = FALSE)$x))
   expect_error(read_mulan(low, labels = "l", sparse = NA), "'sparse' must be NULL, TRUE or FALSE")
+  # at the bound: a quarter of the entries non-zero is still sparse, more is dense
+  quarter <- text_file(c("@relation r", "@attribute a numeric", "@attribute b numeric",
+                         "@attribute l {0,1}", "@data", "1,0,1", "0,0,0"))
+  expect_s4_class(read_mulan(quarter, labels = "l")$x, "dgCMatrix")
+  more <- text_file(c("@relation r", "@attribute a numeric", "@attribute b numeric",
+                      "@attribute l {0,1}", "@data", "1,0,1", "0,2,0"))
+  expect_true(is.matrix(read_mulan(more, labels = "l")$x))
+})
+
+test_that("a level declared twice: its value is the first of the two", {
+  f <- text_file(c("@relation r", "@attribute c {red,green,red}", "@attribute l {0,1}", "@data",
+                   "red,1", "green,0", "{1 1}"))
+  d <- read_mulan(f, labels = "l", sparse = FALSE)
+  expect_identical(unname(d$x), rbind(c(1, 0, 0), c(0, 1, 0), c(1, 0, 0)))
 })
 
 test_that("quotes, escapes, missing values, weights, tabs, Windows line ends", {

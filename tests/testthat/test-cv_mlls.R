@@ -168,6 +168,7 @@ test_that("bad arguments are errors naming them", {
   expect_error(cv_mlls(p$X, p$Y, measure = "log_loss"), "'measure' must be one of")
   expect_error(cv_mlls(p$X, p$Y, foldid = rep(1:2, 10)), "'foldid' must hold one")
   expect_error(cv_mlls(p$X, p$Y, foldid = rep(c(1, 3), 15)), "'foldid' must number the folds")
+  expect_error(cv_mlls(p$X, p$Y, foldid = rep(1, 30)), "'foldid' must number the folds .*k >= 2")
   expect_error(cv_mlls(p$X, p$Y, thresholds = "test"), "'arg' should be one of")
   expect_error(cv_mlls(p$X, p$Y, lambda = 1), "unknown argument")
   y <- p$Y

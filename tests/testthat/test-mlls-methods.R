@@ -12,6 +12,9 @@ test_that("predict gives scores x U + intercept and classes score > threshold", 
   cl <- predict(fit, p$X, type = "class")
   expect_identical(cl, s > rep(fit$thresholds, each = 40))
   expect_identical(predict(fit, p$X, type = "class", thresholds = 0), s > 0)
+  # a score equal to its threshold is not predicted
+  expect_identical(unname(predict(fit, p$X[1:2, ], type = "class", thresholds = s[1, ])),
+                   unname(rbind(c(FALSE, FALSE, FALSE), s[2, ] > s[1, ])))
   # the stored training F1 is the F1 of the training predictions
   f1 <- 2 * colSums(cl & p$Y > 0) / (colSums(cl) + colSums(p$Y > 0))
   expect_equal(fit$train_f1, f1)
