@@ -115,6 +115,12 @@ test_that("a level declared twice: its value is the first of the two", {
                    "red,1", "green,0", "{1 1}"))
   d <- read_mulan(f, labels = "l", sparse = FALSE)
   expect_identical(unname(d$x), rbind(c(1, 0, 0), c(0, 1, 0), c(1, 0, 0)))
+  # the same with more than 8 levels, which are looked up in a hash table
+  lv <- c(letters[1:9], "a")
+  f <- text_file(c("@relation r", sprintf("@attribute c {%s}", paste(lv, collapse = ",")),
+                   "@attribute l {0,1}", "@data", "a,1", "i,0"))
+  d <- read_mulan(f, labels = "l", sparse = FALSE)
+  expect_identical(unname(d$x), rbind(diag(10)[1, ], diag(10)[9, ]))
 })
 
 test_that("quotes, escapes, missing values, weights, tabs, Windows line ends", {
