@@ -33,6 +33,10 @@
 #   Why:     the bug it stands for
 # Leading blanks of a value are dropped, so a pattern starts at its first
 # non-blank character; keep patterns to lines unlikely to be reformatted.
+# Every new method or reader adds mutants of its own, and a test that kills
+# each (check that it does with MUTANTS=its-name).  A mutant that cannot be
+# killed because it changes nothing (an equivalent mutant) does not belong in
+# the list.
 
 main <- function() {
   root <- normalizePath(".")
