@@ -7,7 +7,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 LIB     := lib
 
-.PHONY: demo install test deps build check document valgrind sanitizers bench clean
+.PHONY: demo install test deps build check document valgrind sanitizers bench mutants clean
 
 demo: install
 	R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) demo/yeast.R
@@ -57,6 +57,11 @@ sanitizers:
 	rm -f src/*.o src/*.so
 	cd tests && LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
 	  R_LIBS=$(SAN_LIB) $(RSCRIPT) -e "testthat::test_dir('testthat', package = 'mlss', load_package = 'installed', stop_on_failure = TRUE)"
+
+# Mutation testing (slow, not for CI): every mutant of tools/mutants.dcf must
+# make the suite fail.  MUTANTS=a,b runs some; SHARED=present uses ../shared.
+mutants:
+	MUTANTS="$(MUTANTS)" SHARED="$(SHARED)" $(RSCRIPT) tools/mutants.R
 
 bench: install
 	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done

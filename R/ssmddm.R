@@ -74,6 +74,8 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
   call <- match.call()
   call[[1L]] <- quote(ssmddm)
   check_no_dots(...)
+  for (arg in c("alpha", "beta")[c(missing(alpha), missing(beta))])
+    stop_arg("'", arg, "' is missing: give a value >= 0, or let cv_ssmddm() choose it")
   alpha <- check_penalty(alpha, "alpha")
   beta <- check_penalty(beta, "beta")
   if (is.infinite(beta)) stop_arg("'beta' must be finite: beta = Inf shrinks the projection to zero")
@@ -125,9 +127,8 @@ ssmddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
 }
 
 # The number of targets: k itself, or the smallest k whose eigenvalues reach
-# the share of their sum (as mddm_choose_k() in src/mddm_core.c).
+# the share of their sum, chosen as mddm() chooses its dimension (in C).
 target_dimension <- function(dimk, values) {
   check_dimension_bound(dimk, length(values), "")
-  if (dimk$share == 0) return(dimk$k)
-  which(cumsum(values) >= dimk$share * sum(values) * (1 - 1e-12))[1]
+  .Call(C_mddm_choose_k_call, as.double(values), dimk$k, dimk$share)
 }

@@ -29,6 +29,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlcrf_objective, 12),
     CALLDEF(mlcrf_fit, 15),
     CALLDEF(crf_infer, 9),
+    CALLDEF(mddm_choose_k_call, 3),
     {NULL, NULL, 0}
 };
 

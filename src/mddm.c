@@ -5,6 +5,7 @@
 #include <R.h>
 #include <Rinternals.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "linalg.h"
@@ -109,4 +110,14 @@ SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEX
     SET_VECTOR_ELT(res, 3, numeric_copy(means, d));
     UNPROTECT(2);
     return res;
+}
+
+/* The dimension mddm_fit() keeps, from decreasing eigenvalues: k (capped at
+ * their number) or, when share > 0, the smallest k reaching that share of
+ * their sum.  ssmddm() chooses its number of targets with it. */
+SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share)
+{
+    if (!Rf_isReal(values) || XLENGTH(values) > INT_MAX) Rf_error("internal: values must be double");
+    return Rf_ScalarInteger(mddm_choose_k((int) XLENGTH(values), REAL(values), Rf_asInteger(k),
+                                          Rf_asReal(share)));
 }

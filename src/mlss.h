@@ -13,6 +13,8 @@ double *center_columns(SEXP y, int centre, double *mean);
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
 SEXP numeric_copy(const double *a, int len);
+
+/* mlls.c */
 void mlls_stop(int status);
 
 /* .Call entry points */
@@ -50,6 +52,7 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
                      SEXP max_iter, SEXP alpha0, SEXP w0);
 SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,
              SEXP eps, SEXP max_iter);
+SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);

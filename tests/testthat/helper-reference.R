@@ -43,8 +43,20 @@ ref_kernel_mlls <- function(K, Y, alpha, beta, r) {
 
 # Orthogonal projector onto the row space of Theta (r x d): subspaces agree
 # when their projectors do.
-row_projector <- function(Theta) crossprod(qr.Q(qr(t(Theta))))
+row_projector <- function(Theta) tcrossprod(qr.Q(qr(t(Theta))))
 subspace_distance <- function(T1, T2) max(abs(row_projector(T1) - row_projector(T2)))
+
+# The grid point cross-validation should choose, in plain R: the best mean
+# measure; among equal means the largest beta, then the largest alpha.  An
+# undefined mean never wins.
+ref_best <- function(cvfold, grid, higher = TRUE) {
+  v <- rowMeans(cvfold)
+  if (!higher) v <- -v
+  v[is.na(v)] <- -Inf
+  top <- which(v == max(v))
+  top <- top[grid$beta[top] == max(grid$beta[top])]
+  top[grid$alpha[top] == max(grid$alpha[top])]
+}
 
 # Moore-Penrose pseudo-inverse through the SVD.
 pinv <- function(X, tol = 1e-10) {

@@ -101,6 +101,26 @@ test_that("dense or sparse x: by the file, by density, or as asked", {
   expect_s4_class(read_mulan(low, labels = "l")$x, "dgCMatrix")  # 1 in 10 non-zero
   expect_true(is.matrix(read_mulan(low, labels = "l", sparse = FALSE)$x))
   expect_error(read_mulan(low, labels = "l", sparse = NA), "'sparse' must be NULL, TRUE or FALSE")
+  # at the bound: a quarter of the entries non-zero is still sparse, more is dense
+  quarter <- text_file(c("@relation r", "@attribute a numeric", "@attribute b numeric",
+                         "@attribute l {0,1}", "@data", "1,0,1", "0,0,0"))
+  expect_s4_class(read_mulan(quarter, labels = "l")$x, "dgCMatrix")
+  more <- text_file(c("@relation r", "@attribute a numeric", "@attribute b numeric",
+                      "@attribute l {0,1}", "@data", "1,0,1", "0,2,0"))
+  expect_true(is.matrix(read_mulan(more, labels = "l")$x))
+})
+
+test_that("a level declared twice: its value is the first of the two", {
+  f <- text_file(c("@relation r", "@attribute c {red,green,red}", "@attribute l {0,1}", "@data",
+                   "red,1", "green,0", "{1 1}"))
+  d <- read_mulan(f, labels = "l", sparse = FALSE)
+  expect_identical(unname(d$x), rbind(c(1, 0, 0), c(0, 1, 0), c(1, 0, 0)))
+  # the same with more than 8 levels, which are looked up in a hash table
+  lv <- c(letters[1:9], "a")
+  f <- text_file(c("@relation r", sprintf("@attribute c {%s}", paste(lv, collapse = ",")),
+                   "@attribute l {0,1}", "@data", "a,1", "i,0"))
+  d <- read_mulan(f, labels = "l", sparse = FALSE)
+  expect_identical(unname(d$x), rbind(diag(10)[1, ], diag(10)[9, ]))
 })
 
 test_that("quotes, escapes, missing values, weights, tabs, Windows line ends", {
@@ -119,6 +139,26 @@ test_that("quotes, escapes, missing values, weights, tabs, Windows line ends", {
   expect_identical(as.matrix(d$x), `dimnames<-`(rbind(c(1, 2, 1, 0), c(NA, 3, 0, 1), c(4, NA, 0, 1)),
                                                 dimnames(d$x)))
   expect_identical(d$y, cbind(`Swainson's Thrush` = c(TRUE, NA, FALSE)))
+})
+
+test_that("a file without a final newline keeps its last value whole", {
+  head <- c("@relation r", "@attribute L {0,1}", "@attribute a numeric",
+            "@attribute colour {red,green}", "@data")
+  for (eol in c("\n", "\r\n")) {
+    # dense: the last value is a number, then a nominal value
+    d <- read_mulan(text_file(c(head, "0,1,green", "1,25,red"), eol = eol, final_eol = FALSE),
+                    labels = "L")
+    expect_identical(d, read_mulan(text_file(c(head, "0,1,green", "1,25,red"), eol = eol),
+                                   labels = "L", name = d$name))
+    expect_identical(unname(d$x[2, ]), c(25, 1, 0))
+    d <- read_mulan(text_file(c(head, "1,green,0", "0,red,25")[c(1, 2, 4, 3, 5:7)],
+                              eol = eol, final_eol = FALSE), labels = "L")
+    expect_identical(unname(d$x[, "a"]), c(0, 25))
+    # sparse: the closing brace is the last character
+    d <- read_mulan(text_file(c(head, "{0 1,1 25}"), eol = eol, final_eol = FALSE),
+                    labels = "L", sparse = FALSE)
+    expect_identical(unname(d$x), cbind(25, 1, 0))
+  }
 })
 
 test_that("a UTF-8 byte order mark is skipped", {

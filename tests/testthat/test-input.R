@@ -47,9 +47,15 @@ test_that("penalties, r, intercept and tol are checked", {
 })
 
 test_that("accepted inputs: integer, logical, data frame, vector label, other Matrix classes", {
+  # each gives the fit of the closed form on the same numbers (r = 1 by default)
+  ref_U <- function(X, Y) ref_mlls(scale(X, scale = FALSE), scale(Y, scale = FALSE), 1, 1, 1)$U
   Xi <- matrix(as.integer(round(p$X * 10)), 20)
-  expect_s3_class(mlls(Xi, p$Y, alpha = 1, beta = 1), "mlls")
-  expect_s3_class(mlls(as.data.frame(p$X), p$Y[, 1] > 0, alpha = 1, beta = 1), "mlls")
+  expect_lt(rel_diff(mlls(Xi, p$Y, alpha = 1, beta = 1)$U, ref_U(Xi, p$Y)), 1e-8)
+  Xl <- p$X > 0
+  expect_lt(rel_diff(mlls(Xl, p$Y, alpha = 1, beta = 1)$U, ref_U(Xl + 0, p$Y)), 1e-8)
+  fit <- mlls(as.data.frame(p$X), p$Y[, 1] > 0, alpha = 1, beta = 1)
+  expect_lt(rel_diff(fit$U, ref_U(p$X, p$Y[, 1, drop = FALSE])), 1e-8)
+  expect_identical(fit$features, paste0("V", 1:4))
   dense <- mlls(p$X, p$Y, alpha = 1, beta = 0.5)
   for (X in list(Matrix::Matrix(p$X), methods::as(Matrix::Matrix(p$X, sparse = TRUE), "TsparseMatrix")))
     expect_equal(mlls(X, p$Y, alpha = 1, beta = 0.5)$U, dense$U, tolerance = 1e-12)

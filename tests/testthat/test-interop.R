@@ -73,6 +73,23 @@ test_that("as_mldr() and back give the same data", {
 })
 
 test_that("as_mldr() says when mldr is missing", {
-  skip_if(requireNamespace("mldr", quietly = TRUE), "mldr is installed")
-  expect_error(as_mldr(mlss_data(diag(2), c(TRUE, FALSE))), "as_mldr\\(\\) needs the package 'mldr'")
+  msg <- "as_mldr\\(\\) needs the package 'mldr'"
+  if (!requireNamespace("mldr", quietly = TRUE)) {
+    expect_error(as_mldr(mlss_data(diag(2), c(TRUE, FALSE))), msg)
+  } else {
+    # mldr is installed: hide it in a fresh R that sees only the libraries of
+    # mlss and Matrix and R's own (skipped when mldr sits beside them)
+    lib <- unique(dirname(find.package(c("mlss", "Matrix"))))
+    skip_if(any(file.exists(file.path(lib, "mldr"))), "mldr is installed beside mlss")
+    code <- sprintf(paste0(".libPaths(c(%s, .Library), include.site = FALSE); ",
+                           "if (requireNamespace('mldr', quietly = TRUE)) cat('visible') else ",
+                           "tryCatch(mlss::as_mldr(mlss::mlss_data(diag(2), c(TRUE, FALSE))), ",
+                           "error = function(e) cat(conditionMessage(e)))"),
+                    paste(deparse(lib), collapse = ""))
+    out <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", "-e", shQuote(code)),
+                   stdout = TRUE, stderr = TRUE,
+                   env = c("R_LIBS=", "R_LIBS_USER=NULL", "R_LIBS_SITE=NULL"))
+    skip_if(identical(out, "visible"), "mldr cannot be hidden")
+    expect_match(paste(out, collapse = " "), msg)
+  }
 })

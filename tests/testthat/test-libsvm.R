@@ -14,6 +14,15 @@ test_that("labels, pairs, comments and blank lines read as written", {
   expect_identical(d$name, basename(sub("\\.arff$", "", f)))
 })
 
+test_that("a file without a final newline keeps its last value whole", {
+  for (eol in c("\n", "\r\n")) {
+    d <- read_libsvm_ml(text_file(c("1 1:2", "0 2:125"), eol = eol, final_eol = FALSE))
+    expect_identical(as.matrix(d$x), rbind(c(f1 = 2, f2 = 0), c(0, 125)))
+    d <- read_libsvm_ml(text_file(c("1 1:2", "0,1"), eol = eol, final_eol = FALSE))
+    expect_identical(unname(d$y), rbind(c(FALSE, TRUE), c(TRUE, TRUE)))
+  }
+})
+
 test_that("zero-based indices, a fixed width, the label set and order, dense x", {
   f <- text_file(c("3 0:1 2:2", "5 1:-1"), ext = ".txt")
   d <- read_libsvm_ml(f, zero_based = TRUE, n_features = 5, labels = c(5, 4, 3), sparse = FALSE)

@@ -101,6 +101,15 @@ test_that("a share k picks the smallest dimension whose eigenvalues reach it", {
   for (method in c("dual", "direct"))
     expect_identical(mddm(p$X, p$Y, k = 0.75, mu = 0.5, method = method)$k,
                      which(cum >= 0.75)[1])
+  # a share that the first j eigenvalues reach exactly (up to rounding in the
+  # sums) keeps j dimensions, not j + 1
+  # (ssmddm() chooses its targets from the spectrum of HLH the same way)
+  values <- ssmddm(p$X, p$Y, alpha = 1, beta = 0.1, k = 1)$values
+  spectrum <- cumsum(values) / sum(values)
+  for (j in 1:5) {
+    expect_identical(mddm(p$X, p$Y, k = cum[j], mu = 0.5)$k, j)
+    expect_identical(ssmddm(p$X, p$Y, alpha = 1, beta = 0.1, k = spectrum[j], r = 1)$k, j)
+  }
 })
 
 test_that("a user label kernel replaces YY'", {

@@ -20,6 +20,11 @@ test_that("measures of label sets match the hand computation", {
   expect_equal(m$example_recall, (1 / 2 + 1 + 1 / 2 + 0 + 1) / 5)
   expect_named(m, c("macro_f1", "micro_f1", "hamming_loss", "subset_accuracy", "example_f1",
                     "example_accuracy", "example_precision", "example_recall"))
+  # nothing predicted for an instance with a relevant label: precision 0 (not
+  # the 1 of two empty sets), recall 0; nothing relevant but one predicted: recall 0
+  e <- ml_metrics(rbind(c(TRUE, FALSE), c(FALSE, FALSE)), pred = rbind(c(FALSE, FALSE), c(TRUE, FALSE)),
+                  measures = c("example_precision", "example_recall", "example_f1"))
+  expect_equal(e, list(example_precision = 0, example_recall = 0, example_f1 = 0))
 })
 
 test_that("measures of rankings match the hand computation, with Mulan's tie rule", {

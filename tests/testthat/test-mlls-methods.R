@@ -12,6 +12,9 @@ test_that("predict gives scores x U + intercept and classes score > threshold", 
   cl <- predict(fit, p$X, type = "class")
   expect_identical(cl, s > rep(fit$thresholds, each = 40))
   expect_identical(predict(fit, p$X, type = "class", thresholds = 0), s > 0)
+  # a score equal to its threshold is not predicted
+  expect_identical(unname(predict(fit, p$X[1:2, ], type = "class", thresholds = s[1, ])),
+                   unname(rbind(c(FALSE, FALSE, FALSE), s[2, ] > s[1, ])))
   # the stored training F1 is the F1 of the training predictions
   f1 <- 2 * colSums(cl & p$Y > 0) / (colSums(cl) + colSums(p$Y > 0))
   expect_equal(fit$train_f1, f1)
@@ -26,6 +29,9 @@ test_that("predict gives scores x U + intercept and classes score > threshold", 
 test_that("coef returns the intercept and U, W, V, Theta", {
   expect_identical(dim(coef(fit)), c(6L, 3L))
   expect_identical(rownames(coef(fit))[1], "(Intercept)")
+  # the coefficients of the scores: [1, x] coef = predict
+  expect_equal(cbind(1, p$X) %*% coef(fit), predict(fit, p$X))
+  expect_identical(coef(fit)[-1, ], fit$U)
   expect_identical(coef(fit, "V"), fit$V)
   expect_identical(coef(fit, "Theta"), fit$Theta)
   expect_identical(coef(fit, "W"), fit$W)
@@ -52,7 +58,14 @@ test_that("the formula interface equals the matrix interface and predicts from d
   df$g <- factor(rep(c("u", "v", "w", "u"), 10))
   fg <- mlls(cbind(a, b) ~ f1 + g, data = df, alpha = 0.5, beta = 0.1)
   expect_identical(fg$features, c("f1", "gv", "gw"))
-  expect_identical(dim(predict(fg, df[1:3, ])), c(3L, 2L))
+  Xg <- cbind(f1 = df$f1, gv = df$g == "v", gw = df$g == "w") + 0
+  ref <- mlls(Xg, p$Y[, 1:2], alpha = 0.5, beta = 0.1)
+  expect_equal(fg$U, ref$U, ignore_attr = TRUE)
+  expect_equal(predict(fg, df[1:3, ]), predict(ref, Xg[1:3, ]), ignore_attr = TRUE)
+  # new data with some of the levels only, as characters: the training levels
+  new <- data.frame(f1 = c(0.5, -1), g = c("w", "u"))
+  expect_equal(predict(fg, new), predict(ref, cbind(c(0.5, -1), c(0, 0), c(1, 0))),
+               ignore_attr = TRUE)
   df$f1[2] <- NA
   expect_error(mlls(cbind(a, b) ~ f1 + g, data = df, alpha = 0.5, beta = 0.1), "missing values")
 })

@@ -1,6 +1,20 @@
 # MLLS against independent references: the closed form with solve()/eigen(),
 # the special cases of methods.md, and optimality over random subspaces.
 
+test_that("subspace_distance() tells subspaces apart (the helper the tests rely on)", {
+  set.seed(1)
+  A <- matrix(rnorm(30), 3, 10)
+  B <- matrix(rnorm(30), 3, 10)
+  expect_gt(subspace_distance(A, B), 0.1)
+  # another basis of the same row space: distance zero
+  expect_lt(subspace_distance(A, matrix(rnorm(9), 3) %*% A), 1e-12)
+  # the projector onto the row space: symmetric, idempotent, trace 3, fixes A's rows
+  P <- row_projector(A)
+  expect_equal(P %*% P, P, tolerance = 1e-12)
+  expect_equal(sum(diag(P)), 3, tolerance = 1e-12)
+  expect_equal(A %*% P, A, tolerance = 1e-12)
+})
+
 test_that("U and Theta match the closed form, dense and sparse, d < n and d > n", {
   for (dims in list(c(40, 12), c(18, 35))) {
     p <- random_problem(dims[1], dims[2], m = 6, seed = dims[2])
@@ -57,6 +71,15 @@ test_that("the objective is no larger than at 100 random orthonormal Theta", {
     ref_objective(p$X, p$Y, alpha, beta, U, Theta)
   })
   expect_true(all(best <= others + 1e-12))
+  # random subspaces are far from optimal: small rotations of the returned
+  # Theta must not do better either (a stationary point, not just a good one)
+  near <- replicate(60, {
+    eps <- sample(c(1e-4, 1e-3, 1e-2), 1)
+    Theta <- t(qr.Q(qr(t(fit$Theta) + eps * matrix(rnorm(10 * 3), 10, 3))))
+    U <- ref_u_given_theta(p$X, p$Y, alpha, beta, Theta)
+    ref_objective(p$X, p$Y, alpha, beta, U, Theta)
+  })
+  expect_true(all(best <= near + 1e-12))
   # and the returned U is optimal for the returned Theta
   expect_lt(rel_diff(fit$U, ref_u_given_theta(p$X, p$Y, alpha, beta, fit$Theta)), 1e-10)
 })
@@ -66,6 +89,12 @@ test_that("alpha = 0 is ridge regression; alpha = beta = 0 least squares", {
   fit <- mlls(p$X, p$Y, alpha = 0, beta = 0.3, intercept = FALSE)
   ridge <- solve(crossprod(p$X) / 40 + 0.3 * diag(9), crossprod(p$X, p$Y) / 40)
   expect_lt(rel_diff(fit$U, ridge), 1e-10)
+  # U does not depend on Theta here, so Theta is checked on its own: the top
+  # eigenvectors of the closed form at alpha = 0, primal and dual
+  for (method in c("primal", "dual")) {
+    fit <- mlls(p$X, p$Y, alpha = 0, beta = 0.3, r = 2, intercept = FALSE, method = method)
+    expect_lt(subspace_distance(fit$Theta, ref_mlls(p$X, p$Y, 0, 0.3, 2)$Theta), 1e-8)
+  }
   fit <- mlls(p$X, p$Y, alpha = 0, beta = 0, intercept = FALSE)
   expect_lt(rel_diff(fit$U, qr.solve(p$X, p$Y)), 1e-10)
   # d > n: the minimum-norm least-squares solution

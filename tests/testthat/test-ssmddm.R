@@ -79,7 +79,8 @@ test_that("bad input gives clear errors", {
   Y <- p$Y
   expect_error(ssmddm(X, Y, alpha = 1, beta = 0.1, k = 4), "'k' = 4 is larger than the rank")
   expect_error(ssmddm(X, Y, alpha = 1, beta = 0.1), "'k' is missing")
-  expect_error(ssmddm(X, Y, beta = 0.1, k = 2), "'alpha' is missing")
+  expect_error(ssmddm(X, Y, beta = 0.1, k = 2), "'alpha' is missing: .* cv_ssmddm\\(\\)")
+  expect_error(ssmddm(X, Y, alpha = 1, k = 2), "'beta' is missing: .* cv_ssmddm\\(\\)")
   expect_error(ssmddm(X, Y, alpha = -1, beta = 0.1, k = 2), "'alpha' must be a single number >= 0")
   expect_error(ssmddm(X, Y, alpha = 1, beta = Inf, k = 2), "'beta' must be finite")
   expect_error(ssmddm(X, Y, alpha = 1, beta = 0.1, k = 2, r = 3), "'r' = 3 is larger than 'k' = 2")

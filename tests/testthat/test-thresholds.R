@@ -18,10 +18,20 @@ test_that("ties in score are never split, ties in F1 go to the higher threshold"
   res <- f1_thresholds(c(0.9, 0.5, 0.5, 0.1), c(TRUE, TRUE, FALSE, FALSE))
   expect_equal(unname(res$threshold), 0.3)
   expect_equal(unname(res$f1), 0.8)
-  # k = 1 and k = 3 both give F1 = 2/3 here: the higher threshold wins
+  # cutting after k = 1 (F1 = 2/3) ties with predicting everything (k = 4,
+  # F1 = 4/6): the higher threshold wins over -Inf
   res <- f1_thresholds(c(4, 3, 2, 1), c(TRUE, FALSE, FALSE, TRUE))
   expect_equal(unname(res$f1), 2 / 3)
   expect_equal(unname(res$threshold), 3.5)
+  # a tie between two interior cuts: .6(+) .5(-) .4(-) .3(+) .2(-) .1(-) gives
+  # F1 = 2/3 after k = 1 and after k = 4 (4/6): 5.5 wins over 2.5
+  res <- f1_thresholds(6:1, c(TRUE, FALSE, FALSE, TRUE, FALSE, FALSE))
+  expect_equal(unname(res$f1), 2 / 3)
+  expect_identical(unname(res$threshold), 5.5)
+  # the same in every column of a matrix, scores in any order
+  s <- cbind(a = 6:1, b = c(1, 3, 2, 6, 4, 5))
+  y <- cbind(c(TRUE, FALSE, FALSE, TRUE, FALSE, FALSE), c(FALSE, TRUE, FALSE, TRUE, FALSE, FALSE))
+  expect_identical(f1_thresholds(s, y)$threshold, c(a = 5.5, b = 5.5))
 })
 
 test_that("labels without positives or negatives get infinite thresholds", {
@@ -47,6 +57,10 @@ test_that("the thresholds agree with a brute-force search", {
     expect_equal(unname(res$f1), max(f1))
     pred <- s > res$threshold
     expect_equal(2 * sum(pred & y) / (sum(pred) + sum(y)), max(f1))
+    # the highest of the best cuts, half-way between scores (-Inf below them all)
+    best <- max(which(abs(f1 - max(f1)) < 1e-12))
+    u <- sort(unique(s))
+    expect_equal(unname(res$threshold), if (best == 1) -Inf else (u[best - 1] + u[best]) / 2)
   }
 })
 

@@ -1,0 +1,209 @@
+# Mutation testing: does the test suite fail when the code is wrong?
+#
+# Every mutant of tools/mutants.dcf is one small realistic bug (a flipped
+# comparison, an off-by-one, a dropped centring term, a changed tie rule),
+# written as a search-and-replace pair on one file.  For each, a copy of the
+# package gets that one change, is installed into a temporary library, and the
+# test suite runs on it: the mutant is "killed" when a test fails (or the
+# package crashes or times out), "survived" when the whole suite passes.  The
+# script fails when a mutant survives, when its pattern is not found (or found
+# twice) in the current sources, or when the mutated package does not build.
+#
+#   make mutants                       all mutants, ../shared absent
+#   make mutants MUTANTS=a,b           only these (comma-separated names)
+#   make mutants SHARED=present        with the datasets of ../shared/data
+#   make mutants MUTANTS_CHECK=1       only check that every pattern applies
+#
+# Environment: MUTANTS, SHARED (absent | present), MUTANTS_CHECK, MUTANTS_FILE
+# (another list of mutants, e.g. to try new ones before adding them),
+# MUTANTS_TIMEOUT (seconds per suite run, default 600), MUTANTS_KEEP (keep the
+# temporary directory).  The copy lives under tempdir(), away from ../shared,
+# so by default the tests that need ../shared skip; SHARED=present points
+# MLSS_SHARED_DATA (honoured by shared_data() in helper-data.R) at it.
+#
+# A mutant entry (DCF, one blank line between entries):
+#   Name:    a short unique name
+#   File:    the file to change, relative to the package root
+#   Context: optional: a string that occurs once in the file; From is then
+#            the first match at or after it (for lines that repeat)
+#   From:    the exact text to replace (must occur once, or once after Context)
+#   To:      its replacement
+#   Tests:   optional: test files to run first (a kill stops the run early;
+#            a survivor still runs the whole suite)
+#   Why:     the bug it stands for
+# Leading blanks of a value are dropped, so a pattern starts at its first
+# non-blank character; keep patterns to lines unlikely to be reformatted.
+# Every new method or reader adds mutants of its own, and a test that kills
+# each (check that it does with MUTANTS=its-name).  A mutant that cannot be
+# killed because it changes nothing (an equivalent mutant) does not belong in
+# the list.
+
+main <- function() {
+  root <- normalizePath(".")
+  if (!file.exists(file.path(root, "DESCRIPTION"))) stop("run from the package root")
+  list_file <- Sys.getenv("MUTANTS_FILE", file.path(root, "tools", "mutants.dcf"))
+  spec <- read.dcf(list_file,
+                   fields = c("Name", "File", "Context", "From", "To", "Tests", "Why"),
+                   keep.white = c("From", "To"))
+  mutants <- as.data.frame(spec, stringsAsFactors = FALSE)
+  if (anyDuplicated(mutants$Name)) stop("duplicated mutant names: ",
+                                        paste(mutants$Name[duplicated(mutants$Name)], collapse = ", "))
+  wanted <- strsplit(Sys.getenv("MUTANTS", ""), "[, ]+")[[1]]
+  wanted <- wanted[nzchar(wanted)]
+  if (length(wanted)) {
+    unknown <- setdiff(wanted, mutants$Name)
+    if (length(unknown)) stop("unknown mutant(s): ", paste(unknown, collapse = ", "))
+    mutants <- mutants[mutants$Name %in% wanted, , drop = FALSE]
+  }
+  shared <- match.arg(Sys.getenv("SHARED", "absent"), c("absent", "present"))
+  timeout <- as.numeric(Sys.getenv("MUTANTS_TIMEOUT", "600"))
+
+  # Every pattern is checked before anything is built.
+  texts <- lapply(seq_len(nrow(mutants)), function(i) mutate(root, mutants[i, ]))
+  bad <- !vapply(texts, is.list, TRUE)
+  for (i in which(bad)) message("ERROR mutant ", mutants$Name[i], ": ", texts[[i]])
+  cat(sprintf("%d mutants, %d with a pattern error\n", nrow(mutants), sum(bad)))
+  if (nzchar(Sys.getenv("MUTANTS_CHECK"))) quit(status = if (any(bad)) 1 else 0)
+
+  tmp <- tempfile("mlss-mutants-")
+  dir.create(tmp)
+  if (!nzchar(Sys.getenv("MUTANTS_KEEP"))) on.exit(unlink(tmp, recursive = TRUE), add = TRUE)
+  env <- c("MAKEFLAGS=-j2", paste0("MLSS_SHARED_DATA=", shared_dir(root, shared)))
+  start <- Sys.time()
+
+  # The unmutated package, built once: its objects are reused, so a mutant
+  # recompiles only the file it changes.  Its suite must pass.
+  base <- file.path(tmp, "base")
+  copy_package(root, base)
+  lib <- file.path(tmp, "lib")
+  dir.create(lib)
+  if (!install(base, lib, env)) stop("the unmutated package does not install")
+  ref <- run_suite(base, lib, env, character(), timeout, root)
+  if (ref$status != "survived") stop("the suite fails on the unmutated package: ", ref$by)
+  cat(sprintf("unmutated package: suite passes (%.0f s), shared data %s\n",
+              ref$seconds, shared))
+
+  rows <- vector("list", nrow(mutants))
+  for (i in seq_len(nrow(mutants))) {
+    mu <- mutants[i, ]
+    t0 <- Sys.time()
+    if (bad[i]) {
+      res <- list(status = "ERROR", by = texts[[i]])
+    } else {
+      dir <- file.path(tmp, "mutant")
+      unlink(dir, recursive = TRUE)
+      system2("cp", c("-a", shQuote(base), shQuote(dir)))
+      writeBin(texts[[i]]$bytes, file.path(dir, mu$File))
+      res <- if (!install(dir, lib, env)) list(status = "ERROR", by = "does not build") else
+        run_suite(dir, lib, env, split_tests(mu$Tests), timeout, root)
+    }
+    rows[[i]] <- data.frame(mutant = mu$Name, file = mu$File, result = res$status,
+                            by = res$by, seconds = round(as.numeric(Sys.time() - t0, units = "secs")))
+    cat(sprintf("%-28s %-24s %-9s %s\n", mu$Name, mu$File, res$status, res$by))
+  }
+  tab <- do.call(rbind, rows)
+  if (is.null(tab)) tab <- data.frame(mutant = character(), file = character(),
+                                      result = character(), by = character(), seconds = numeric())
+  cat("\n| mutant | file | result | by (the first failing test) | s |\n|---|---|---|---|---|\n")
+  cat(sprintf("| %s | %s | %s | %s | %d |\n", tab$mutant, tab$file, tab$result, tab$by,
+              as.integer(tab$seconds)), sep = "")
+  cat(sprintf("\n%d killed, %d survived, %d errors; shared data %s; %.1f min\n",
+              sum(tab$result == "killed"), sum(tab$result == "survived"),
+              sum(tab$result == "ERROR"), shared,
+              as.numeric(Sys.time() - start, units = "mins")))
+  if (any(tab$result != "killed")) quit(status = 1)
+}
+
+# The mutated bytes of one file: list(bytes), or an error message.
+mutate <- function(root, mu) {
+  if (anyNA(unlist(mu[c("Name", "File", "From", "To")])))
+    return("Name, File, From and To are required")
+  path <- file.path(root, mu$File)
+  if (!file.exists(path)) return(paste("file not found:", mu$File))
+  bytes <- readBin(path, "raw", file.size(path))
+  text <- rawToChar(bytes)
+  if (identical(mu$From, mu$To)) return("From and To are the same")
+  from <- 1L
+  if (!is.na(mu$Context)) {
+    at <- fixed_matches(text, mu$Context)
+    if (length(at) != 1)
+      return(sprintf("context '%s' %s in %s", mu$Context,
+                     if (length(at)) "found more than once" else "not found", mu$File))
+    from <- at
+  }
+  at <- fixed_matches(text, mu$From)
+  at <- at[at >= from]
+  if (!length(at)) return(sprintf("pattern not found in %s: '%s'", mu$File, mu$From))
+  if (is.na(mu$Context) && length(at) > 1)
+    return(sprintf("pattern found %d times in %s (add a Context): '%s'", length(at),
+                   mu$File, mu$From))
+  at <- at[1]  # byte positions throughout
+  after <- at + nchar(mu$From, "bytes")
+  list(bytes = c(bytes[seq_len(at - 1)], charToRaw(mu$To),
+                 if (after <= length(bytes)) bytes[after:length(bytes)]))
+}
+
+fixed_matches <- function(text, pattern) {
+  at <- gregexpr(pattern, text, fixed = TRUE, useBytes = TRUE)[[1]]
+  as.integer(at[at > 0])
+}
+
+split_tests <- function(s) if (is.na(s)) character() else strsplit(trimws(s), "[, ]+")[[1]]
+
+shared_dir <- function(root, shared) {
+  if (shared == "absent") return("")
+  dir <- Sys.getenv("MLSS_SHARED_DATA", "")
+  here <- root
+  while (!nzchar(dir) && dirname(here) != here) {
+    if (dir.exists(file.path(here, "shared", "data"))) dir <- file.path(here, "shared", "data")
+    here <- dirname(here)
+  }
+  if (!nzchar(dir)) stop("SHARED=present but no ../shared/data was found")
+  dir
+}
+
+# What installing and testing needs; no built objects of the worktree.
+copy_package <- function(root, dest) {
+  dir.create(dest)
+  keep <- intersect(c("DESCRIPTION", "NAMESPACE", "R", "src", "tests", "data", "inst"),
+                    list.files(root))
+  system2("cp", c("-a", shQuote(file.path(root, keep)), shQuote(dest)))
+  unlink(Sys.glob(file.path(dest, "src", c("*.o", "*.so", "*.dll"))))
+  # the xz compression of the datasets took most of an install's time
+  desc <- file.path(dest, "DESCRIPTION")
+  writeLines(sub("^LazyDataCompression:.*$", "LazyDataCompression: none", readLines(desc)), desc)
+}
+
+install <- function(pkg, lib, env) {
+  out <- system2(file.path(R.home("bin"), "R"),
+                 c("CMD", "INSTALL", "--no-docs", "--no-multiarch", "--no-byte-compile",
+                   "--no-test-load", "--no-staged-install",
+                   paste0("--library=", shQuote(lib)), shQuote(pkg)),
+                 stdout = TRUE, stderr = TRUE, env = env)
+  status <- attr(out, "status")
+  ok <- is.null(status) || status == 0
+  if (!ok) message(paste(utils::tail(out, 20), collapse = "\n"))
+  ok
+}
+
+# The suite in a fresh R process, file by file, the given files first; it
+# stops at the first file with a failing test.  Returns the status and the
+# first failing test ("file: test").
+run_suite <- function(pkg, lib, env, first, timeout, root) {
+  out <- tempfile(fileext = ".txt")
+  t0 <- Sys.time()
+  status <- system2("timeout", c(timeout, file.path(R.home("bin"), "Rscript"), "--vanilla",
+                                 shQuote(file.path(root, "tools", "mutants-suite.R")),
+                                 shQuote(file.path(pkg, "tests", "testthat")), shQuote(out),
+                                 first),
+                    stdout = FALSE, stderr = FALSE,
+                    env = c(env, paste0("R_LIBS=", lib), "NOT_CRAN=true"))
+  seconds <- as.numeric(Sys.time() - t0, units = "secs")
+  by <- if (file.exists(out)) paste(readLines(out, warn = FALSE), collapse = " ") else ""
+  if (status == 124) return(list(status = "killed", by = "timeout", seconds = seconds))
+  if (status == 0) return(list(status = "survived", by = "", seconds = seconds))
+  if (!nzchar(by)) by <- sprintf("crash (exit status %d)", status)
+  list(status = "killed", by = by, seconds = seconds)
+}
+
+main()
