@@ -55,7 +55,7 @@ ref_best <- function(cvfold, grid, higher = TRUE) {
   v[is.na(v)] <- -Inf
   top <- which(v == max(v))
   top <- top[grid$beta[top] == max(grid$beta[top])]
-  top[grid$alpha[top] == max(grid$alpha[top])]
+  unname(top[grid$alpha[top] == max(grid$alpha[top])])
 }
 
 # Moore-Penrose pseudo-inverse through the SVD.
