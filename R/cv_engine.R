@@ -90,6 +90,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
     tick()
   }
 
+  rm(states, score, res)  # free for the refit: memory peaks there otherwise
   cvm <- rowMeans(cvfold)
   cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
   if (all(is.na(cvm)))
