@@ -27,8 +27,27 @@
 #' \eqn{XX'} is, and no \eqn{d \times d}{d x d} matrix is ever formed
 #' (`method = "dual"`).  Everything after the decomposition happens in the
 #' rank-\eqn{t} space of the data (methods.md, section 1).  A sparse `x`
-#' (`Matrix::dgCMatrix`) is centred implicitly and never densified.
-#' Eigenvalues below `tol` times the largest are treated as zero.
+#' (`Matrix::dgCMatrix`) is centred implicitly and never densified, except
+#' for columns whose mean exceeds their standard deviation (mostly non-zero
+#' anyway), which are centred explicitly so that their variance does not
+#' cancel.
+#'
+#' A Gram matrix squares the range of the data: its small eigenvalues are
+#' known only to about \eqn{\epsilon s_1^2}{eps * s_1^2}.  When
+#' \eqn{(s_1^2 + n\beta) / (s_k^2 + n\beta)}{(s_1^2 + n beta) / (s_k^2 + n beta)}
+#' exceeds \eqn{10^4} (\eqn{s} the singular values of the centred data,
+#' \eqn{k = \min(n - 1, d)}{k = min(n - 1, d)}), a dense `x` is instead
+#' decomposed directly, by a thin SVD (a QR or LQ factorisation followed by the
+#' SVD of its small triangle, the same \eqn{O(n d \min(n, d))}{O(n d min(n, d))}
+#' order), which keeps the error of `U` near \eqn{\epsilon}{eps} times the
+#' condition number; `decomposition` in the result says which was used.  A
+#' sparse `x` always goes through its Gram matrix, with a warning when that
+#' can cost `U` more than about 8 of its digits.  Singular values (SVD) or
+#' eigenvalues (Gram and kernel matrices) below `tol` times the largest count
+#' as zero; with `beta = 0`, a rank below \eqn{\min(n - 1, d)}{min(n - 1, d)}
+#' is reported, the fit being then the minimum-norm least-squares one.  The
+#' fit is computed on rescaled singular values, so that neither huge nor tiny
+#' data (or a huge `beta`) overflow.
 #'
 #' The rank `r` cannot exceed the number of informative directions of the
 #' problem, the rank of \eqn{X'Y} after centring (at most the number of
@@ -43,7 +62,11 @@
 #' matrix and [predict()] expects the kernel between new and training points.
 #' A kernel fit has no `U`, `W` or `Theta` in the input space; it holds dual
 #' coefficients `A` (\eqn{n \times m}{n x m}) and `B` (\eqn{n \times r}{n x r})
-#' instead.
+#' instead.  A linear kernel with an intercept is computed on the centred data
+#' (which leaves the centred kernel unchanged and avoids cancellation); a
+#' kernel matrix that overflows is an error, one with clearly negative
+#' eigenvalues after centring gives a warning (only its positive part is
+#' used), and one without any positive eigenvalue an error.
 #'
 #' @section Labels and thresholds:
 #' `y` may be logical, 0/1 or -1/+1.  A label with no positive example (or no
@@ -68,8 +91,11 @@
 #' @param gamma,degree,coef0 Kernel parameters, see [kernel_matrix()].
 #' @param method `"auto"` (primal when d <= n, else dual), `"primal"` or
 #'   `"dual"`; both give the same fit.
-#' @param tol Relative tolerance below which eigenvalues of the Gram matrix
-#'   count as zero; `NULL` means `max(n, d) * .Machine$double.eps`.
+#' @param tol Relative tolerance of the decomposition: singular values of the
+#'   centred data (when decomposed directly) or eigenvalues of the Gram or
+#'   kernel matrix below `tol` times the largest (in absolute value) count as
+#'   zero; `NULL` means `max(n, d) * .Machine$double.eps`, the noise level of
+#'   either.
 #' @param data,subset,na.action For the formula method, as in [lm()]; the
 #'   default `na.action` is [na.fail()], so that missing values are an error.
 #' @param ... For the formula method, arguments passed to the default method.
@@ -86,7 +112,8 @@
 #'     divided by `sqrt(n)`.}
 #'   \item{labels, features, n_pos, nobs}{names, positives per label, n.}
 #'   \item{A, B, kernel}{for kernel fits: dual coefficients and the kernel.}
-#'   \item{method, call}{how it was fitted.}
+#'   \item{method, decomposition, call}{how it was fitted: `decomposition` is
+#'     `"gram"` (Gram or kernel matrix) or `"svd"` (thin SVD of the data).}
 #' @references
 #' Ji S., Tang L., Yu S. and Ye J. (2008). Extracting shared subspace for
 #' multi-label classification. KDD 2008, 381-389.
