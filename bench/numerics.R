@@ -2,7 +2,8 @@
 # (issue 9).  The reference is the closed form of ridge MLLS (alpha = 0,
 # U = (Xc'Xc/n + beta I)^{-1} Xc'Yc/n; for beta = 0 the minimum-norm
 # least-squares solution) evaluated with Rmpfr in 200-bit arithmetic on the
-# exact double inputs.  X = Q1 diag(s) Q2' with centred orthonormal Q1,
+# exact double inputs.  ok: the error of U is within the goal; warned: mlls()
+# gave a warning (the sparse Gram route says when it cannot be accurate).  X = Q1 diag(s) Q2' with centred orthonormal Q1,
 # orthonormal Q2 and s from 1 down to 1/cond; "offset" adds 1e4 to every
 # entry (the centred data are then only known to about 1e4 * eps); "sparse"
 # passes the same numbers as a dgCMatrix.  Reported: the relative error of U,
@@ -78,21 +79,28 @@ one_case <- function(path, kind, cond, beta, seed) {
   if (grepl("offset", kind)) X <- X + 1e4
   Y <- matrix(sample(c(-1, 1), n * 3, replace = TRUE), n, 3)
   x <- if (grepl("sparse", kind)) Matrix::Matrix(X, sparse = TRUE) else X
-  fit <- tryCatch(suppressWarnings(suppressMessages(
-    mlls(x, Y > 0, alpha = 0, beta = beta, method = path))), error = function(e) NULL)
+  warned <- FALSE
+  fit <- tryCatch(withCallingHandlers(suppressMessages(
+    mlls(x, Y > 0, alpha = 0, beta = beta, method = path)),
+    warning = function(w) { warned <<- TRUE; invokeRestart("muffleWarning") }),
+    error = function(e) NULL)
   Ur <- ref_U(X, Y, beta)
   err <- if (is.null(fit)) NA else
     as.numeric(max(abs(mpfr(unname(fit$U), prec) - Ur)) / max(abs(Ur)))
+  # excess objective relative to the objective of U = 0 (with beta = 0 and
+  # d >= n the optimum is 0: the data are interpolated)
   f_ref <- objective(X, Y, Ur, beta)
+  f_0 <- objective(X, Y, matrix(0, d, ncol(Y)), beta)
   excess <- if (is.null(fit)) NA else
-    as.numeric((objective(X, Y, fit$U, beta) - f_ref) / f_ref)
+    as.numeric((objective(X, Y, fit$U, beta) - f_ref) / f_0)
   Xc <- sweep(X, 2, colMeans(X))
   sv <- svd(Xc)$d[seq_len(k)]
   data.frame(path = path, kind = kind, cond = cond, beta = beta,
              cond_input = signif(sv[1] / sv[k], 2),
-             route = if (is.null(fit)) "error" else fit$decomposition,
+             route = if (is.null(fit)) "error" else
+               if (is.null(fit$decomposition)) "gram (old)" else fit$decomposition,
              err_U = signif(err, 2), excess_obj = signif(excess, 2),
-             goal = signif(100 * eps * cond, 2),
+             goal = signif(100 * eps * cond, 2), warned = warned,
              ok = !is.na(err) && err <= 100 * eps * sv[1] / sv[k])
 }
 
@@ -111,6 +119,7 @@ for (path in c("primal", "dual"))
       for (beta in betas) {
         seed <- seed + 1
         res <- rbind(res, one_case(path, kind, cond, beta, seed))
+        print(res[nrow(res), ], row.names = FALSE)
       }
 print(res, row.names = FALSE)
 if (nzchar(out)) utils::write.csv(res, out, row.names = FALSE)

@@ -212,3 +212,15 @@ test_that("the Gram route of a sparse x warns when it cannot be accurate", {
                  "ill-conditioned")
   expect_silent(mlls(Matrix::Matrix(X, sparse = TRUE), y, alpha = 0, beta = 1))
 })
+
+test_that("mddm(mu = 1) is invariant to the scale of a feature", {
+  set.seed(29)
+  n <- 60
+  X <- matrix(rnorm(n * 5), n)
+  y <- matrix(runif(n * 3) > 0.5, n)
+  Xs <- sweep(X, 2, c(1, 1, 1, 1, 1e8), "*")
+  # uncorrelated projections: X P does not change when a column is rescaled
+  p1 <- predict(mddm(X, y, k = 2, mu = 1), X)
+  p2 <- predict(mddm(Xs, y, k = 2, mu = 1), Xs)
+  expect_lt(max(abs(abs(p1) - abs(p2))) / max(abs(p1)), 1e-7)
+})
