@@ -33,10 +33,11 @@
 #' cancel.
 #'
 #' A Gram matrix squares the range of the data: its small eigenvalues are
-#' known only to about \eqn{\epsilon s_1^2}{eps * s_1^2}.  When
-#' \eqn{(s_1^2 + n\beta) / (s_k^2 + n\beta)}{(s_1^2 + n beta) / (s_k^2 + n beta)}
-#' exceeds \eqn{10^4} (\eqn{s} the singular values of the centred data,
-#' \eqn{k = \min(n - 1, d)}{k = min(n - 1, d)}), a dense `x` is instead
+#' known only to about \eqn{\epsilon s_1^2}{eps * s_1^2}, which moves `U` by
+#' about \eqn{\epsilon}{eps} times
+#' \eqn{c = (s_1^2 + n\beta) / \sqrt{s_k^2 (s_k^2 + n\beta)}}{c = (s_1^2 + n beta) / sqrt(s_k^2 (s_k^2 + n beta))}
+#' (\eqn{s} the singular values of the centred data,
+#' \eqn{k = \min(n - 1, d)}{k = min(n - 1, d)}).  When \eqn{c > 10^4} a dense `x` is instead
 #' decomposed directly, by a thin SVD (a QR or LQ factorisation followed by the
 #' SVD of its small triangle, the same \eqn{O(n d \min(n, d))}{O(n d min(n, d))}
 #' order), which keeps the error of `U` near \eqn{\epsilon}{eps} times the
@@ -199,7 +200,7 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
                  intercept, dual, as.double(tol))
     fit <- mlls_linear_parts(res, x, intercept)
     fit$method <- if (dual) "dual" else "primal"
-    if (!res$direct) warn_gram_accuracy(res, n, beta)
+    if (!res$direct && inherits(xs, "sparseMatrix")) warn_gram_accuracy(res, n, beta)
     if (beta == 0) note_rank(length(res$s), n - intercept, ncol(x))
   } else {
     kern <- mlls_kernel_spec(kernel, x, gamma, degree, coef0, intercept)
@@ -248,10 +249,14 @@ centre_offset_columns <- function(x) {
   methods::as(methods::as(out, "generalMatrix"), "dMatrix")
 }
 
-# The Gram route (sparse x) knows the small singular values to eps * s_max^2
-# only: say so when that can cost U more than about 1e-8 of its accuracy.
+# The Gram route (sparse x) knows the small singular values to eps * s_1^2
+# only: say so when that can cost U more than about 1e-8 of its accuracy
+# among the directions it keeps (those below the cut-off are not judged: an
+# empty column, common in sparse data, would always be).
 warn_gram_accuracy <- function(res, n, beta) {
-  cond <- res$cond
+  s2 <- res$s^2
+  if (!length(s2) || !is.finite(beta)) return(invisible())
+  cond <- (s2[1] + n * beta) / (s2[length(s2)] + n * beta)
   if (is.finite(cond) && cond * .Machine$double.eps <= 1e-8) return(invisible())
   warning("the Gram matrix of the sparse 'x' is ill-conditioned at this beta ",
           "(condition number ", if (is.finite(cond)) format(cond, digits = 2) else "Inf",

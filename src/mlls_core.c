@@ -23,11 +23,13 @@
 #include "mlls_core.h"
 
 /* The Gram route squares the range of the data: an eigenvalue of Xc'Xc is
- * known to about eps * s_max^2, so U comes with a relative error of about
- * eps * cond, cond = (s_1^2 + n beta) / (s_k^2 + n beta), where the direct SVD
- * of Xc gets about eps * sqrt(cond).  Past this cond the Gram route is not
- * trusted (its error would exceed 100 eps sqrt(cond)) and a dense X is
- * decomposed directly. */
+ * known only to about eps * s_1^2, which moves U by about eps * cond with
+ * cond = (s_1^2 + n beta) / sqrt(s_k^2 (s_k^2 + n beta)), k = min(n - 1, d):
+ * eps * s_1^2 / s_k^2 when s_k^2 >> n beta, and eps s_1^2 / (s_k sqrt(n beta))
+ * when ridge damps the direction but still keeps it (a direction at the
+ * noise level cannot be resolved at all: cond = Inf).  The direct SVD of Xc
+ * gets about eps * sqrt of the regularised condition number.  Past this cond
+ * the Gram route is not trusted and a dense X is decomposed directly. */
 #define MLLS_GRAM_MAX_COND 1e4
 
 /* Eigendecomposition of a centred Gram matrix (p x p, destroyed) into dec.
@@ -64,7 +66,7 @@ static double gram_cond(const double *all, int p, int k, double n, double beta_m
     double top = all[0], low = all[k - 1] > 0.0 ? all[k - 1] : 0.0, nb = n * beta_min;
     if (!R_FINITE(top)) return R_PosInf;
     if (!R_FINITE(nb)) return 1.0;
-    return low + nb > 0.0 ? (top + nb) / (low + nb) : R_PosInf;
+    return low > 0.0 ? (top + nb) / sqrt(low * (low + nb)) : R_PosInf;
 }
 
 /* Thin SVD of a dense centred X (n x d, not modified) into dec, in the primal

@@ -29,8 +29,9 @@ typedef struct {
     double *P;      /* t x m */
     double lowest;  /* see above */
     int direct;     /* 1: the thin SVD of a dense Xc; 0: a Gram matrix */
-    double cond;    /* (s_1^2 + n beta_min) / (s_k^2 + n beta_min) from the Gram
-                     * route of mlls_decompose_data(), k = min(n - 1, d); 0 if unknown */
+    double cond;    /* (s_1^2 + n b) / sqrt(s_k^2 (s_k^2 + n b)), b = beta_min, from
+                     * the Gram route of mlls_decompose_data(), k = min(n - 1, d):
+                     * eps * cond estimates its error in U; 0 if unknown */
 } mlls_decomp;
 
 /* The decomposition of the data X (centred, or centred implicitly by mu when

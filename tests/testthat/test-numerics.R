@@ -69,6 +69,10 @@ test_that("a small beta keeps the directions ridge keeps (cond 1e8)", {
   fit <- mlls(X, y, alpha = 0, beta = beta)
   expect_identical(fit$rank, as.integer(d))
   expect_lt(rel_diff(fit$U, U), 1e-6)
+  # a moderate beta: directions below the Gram matrix's noise level still
+  # count (s / (s^2 + n beta) of them), the Gram route gave 3e-7 here
+  U <- V %*% (crossprod(Q, Yc) * (s / (s^2 + n * 0.01)))
+  expect_lt(rel_diff(mlls(X, y, alpha = 0, beta = 0.01)$U, U), 1e-12)
 })
 
 test_that("the dual path returns an orthonormal Theta and V = Theta U", {
