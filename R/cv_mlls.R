@@ -136,7 +136,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
     name = "mlls", grid = grid, axes = axes,
     prepare = function(train) mlls_prepare_fold(d$x, gram, train,
                                                 2 * d$y[train, , drop = FALSE] - 1,
-                                                d$intercept, tol, train_out),
+                                                d$intercept, tol, train_out, min(axes$beta)),
     score = function(state, g) .Call(C_cv_mlls_score, state, grid$alpha[g], grid$beta[g],
                                      as.integer(r_of(grid[g, , drop = FALSE]))),
     refit = function(point, thr) {
@@ -179,12 +179,14 @@ mlls_grid_axes <- function(alpha, beta, r) {
 }
 
 # A fold of cross-validated MLLS decomposed in C (see cv_mlls.c): the primal
-# form on the fold's rows of x, or the dual form on its block of gram.
-mlls_prepare_fold <- function(x, gram, train, targets, intercept, tol, train_out) {
+# form on the fold's rows of x (through the Gram matrix, or the data's SVD
+# where the smallest beta of the grid, beta_min, needs it), or the dual form
+# on its block of gram.
+mlls_prepare_fold <- function(x, gram, train, targets, intercept, tol, train_out, beta_min) {
   if (is.null(gram)) {
     .Call(C_cv_mlls_prepare_primal, native_matrix(x[train, , drop = FALSE]),
           native_matrix(x[-train, , drop = FALSE]), targets, intercept, as.double(tol),
-          train_out)
+          train_out, as.double(beta_min))
   } else {
     .Call(C_cv_mlls_prepare_gram, gram, train, targets, intercept, as.double(tol), train_out)
   }
@@ -221,8 +223,10 @@ mlls_cv_finish <- function(cv, r_asked) {
 # Gram matrix when x has more columns than rows; NULL for the primal form.
 cv_gram <- function(d, method, gamma, degree, coef0) {
   if (identical(d$kernel, "precomputed")) return(d$x)
-  if (!is.null(d$kernel))
-    return(kernel_matrix(d$x, kernel = d$kernel, gamma = gamma, degree = degree, coef0 = coef0))
+  if (!is.null(d$kernel)) {  # with mlls()'s parameters (and shift, for accuracy)
+    spec <- mlls_kernel_spec(d$kernel, d$x, gamma, degree, coef0, d$intercept)
+    return(do.call(kernel_matrix, c(list(d$x, kernel = d$kernel), spec$par)))
+  }
   dual <- switch(method, auto = ncol(d$x) > nrow(d$x), primal = FALSE, dual = TRUE)
   if (dual) .Call(C_gram_matrix, native_matrix(d$x), d$intercept)
 }

@@ -68,7 +68,8 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
   spec <- list(
     name = "ssmddm", grid = grid, axes = axes,
     prepare = function(train)
-      list(fold = mlls_prepare_fold(x, gram, train, targets(train), TRUE, tol, 2L),
+      list(fold = mlls_prepare_fold(x, gram, train, targets(train), TRUE, tol, 2L,
+                                    min(axes$beta)),
            ytr = y[train, , drop = FALSE]),
     score = function(state, g) {
       proj <- .Call(C_cv_mlls_score, state$fold, grid$alpha[g], grid$beta[g], r)

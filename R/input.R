@@ -192,6 +192,7 @@ check_rank <- function(r, m) {
   if (is.null(r)) return(as.integer(default_rank(m)))
   if (!is.numeric(r) || length(r) != 1 || is.na(r) || r < 1 || r != round(r))
     stop_arg("'r' must be a whole number >= 1")
+  if (r > .Machine$integer.max) return(r)  # 1e10, Inf: the caller caps it
   as.integer(r)
 }
 
@@ -215,10 +216,13 @@ check_newx_columns <- function(newx, features, d) {
   newx
 }
 
-# Relative tolerance below which eigenvalues of a Gram matrix count as zero.
+# Relative tolerance of the decomposition: singular values of the centred data
+# (when decomposed directly) or eigenvalues of a Gram or kernel matrix below
+# tol times the largest count as zero.  The default is the noise level of
+# either: max(n, d) * eps.
 check_tol <- function(tol, x) {
   if (is.null(tol)) tol <- max(dim(x)) * .Machine$double.eps
-  if (!is.numeric(tol) || length(tol) != 1 || !(tol >= 0 && tol < 1))
+  if (!is.numeric(tol) || length(tol) != 1 || is.na(tol) || !(tol >= 0 && tol < 1))
     stop_arg("'tol' must be a number in [0, 1)")
   as.numeric(tol)
 }

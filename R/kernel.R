@@ -14,27 +14,70 @@
 #'   `1 / ncol(x)`.
 #' @param degree Degree of the `"poly"` kernel (a whole number >= 1).
 #' @param coef0 Offset \eqn{c_0} of the `"poly"` kernel.
+#' @param shift `NULL`, or a vector of `ncol(x)` numbers subtracted from the
+#'   rows of `x` and `z` first.  The linear and polynomial kernels change with
+#'   it, but a centred linear kernel does not: [mlls()] uses the column means
+#'   of the training data, so that a large offset in the data does not cancel.
+#' @details The `"rbf"` kernel depends only on differences, so it is computed
+#'   on data shifted by the column means of `z` (of `x` when `z` is `NULL`); a
+#'   squared distance that the formula \eqn{|u|^2 + |v|^2 - 2u'v} cannot resolve
+#'   (where cancellation or a large `gamma` would spoil the kernel value) is
+#'   recomputed from the difference \eqn{u - v}, and the diagonal of
+#'   `kernel_matrix(x)` is exactly 1.
 #' @return A dense `nrow(x)` x `nrow(z)` matrix.
 #' @examples
 #' x <- matrix(rnorm(20), 5)
 #' kernel_matrix(x, kernel = "rbf", gamma = 0.5)
 #' @export
 kernel_matrix <- function(x, z = NULL, kernel = c("linear", "rbf", "poly"),
-                          gamma = NULL, degree = 2, coef0 = 1) {
+                          gamma = NULL, degree = 2, coef0 = 1, shift = NULL) {
   kernel <- match.arg(kernel)
   x <- as_features(x, "x")
-  z <- if (is.null(z)) x else as_features(z, "z")
+  same <- is.null(z)
+  z <- if (same) x else as_features(z, "z")
   if (ncol(z) != ncol(x)) stop_arg("'x' and 'z' must have the same number of columns")
   par <- kernel_parameters(kernel, ncol(x), gamma, degree, coef0)
+  if (!is.null(shift)) {
+    if (!is.numeric(shift) || length(shift) != ncol(x) || !all(is.finite(shift)))
+      stop_arg("'shift' must be NULL or ", ncol(x), " finite numbers")
+  } else if (kernel == "rbf" && !inherits(z, "sparseMatrix")) {
+    shift <- colMeans(z)  # differences do not change; the cancellation does
+  }
+  if (!is.null(shift)) {
+    x <- sweep(as.matrix(x), 2, shift)
+    z <- if (same) x else sweep(as.matrix(z), 2, shift)
+  }
   cross <- as.matrix(tcrossprod(x, z))
   dimnames(cross) <- NULL
   switch(kernel,
     linear = cross,
-    rbf = {
-      dist2 <- outer(rowSums(x^2), rowSums(z^2), "+") - 2 * cross
-      exp(-par$gamma * pmax(dist2, 0))
-    },
+    rbf = exp(-par$gamma * rbf_dist2(x, z, cross, par$gamma, same)),
     poly = (par$gamma * cross + par$coef0)^par$degree)
+}
+
+# Squared distances |u|^2 + |v|^2 - 2u'v, with those the formula cannot
+# resolve recomputed from u - v: where its rounding error (a few eps times
+# |u|^2 + |v|^2) would change exp(-gamma * dist2) by more than 1e-10 and the
+# kernel value is not zero anyway.
+rbf_dist2 <- function(x, z, cross, gamma, same) {
+  nx <- rowSums(x^2)
+  nz <- if (same) nx else rowSums(z^2)
+  scale <- outer(nx, nz, "+")
+  dist2 <- pmax(scale - 2 * cross, 0)
+  err <- 8 * .Machine$double.eps * scale
+  redo <- which(gamma * err > 1e-10 & gamma * pmax(dist2 - err, 0) < 750, arr.ind = TRUE)
+  if (same) {
+    redo <- redo[redo[, 1] != redo[, 2], , drop = FALSE]
+    diag(dist2) <- 0
+  }
+  if (nrow(redo) == 0) return(dist2)
+  chunk <- max(1L, as.integer(1e6 / ncol(x)))
+  for (start in seq(1L, nrow(redo), by = chunk)) {
+    ij <- redo[start:min(nrow(redo), start + chunk - 1L), , drop = FALSE]
+    diff <- as.matrix(x[ij[, 1], , drop = FALSE]) - as.matrix(z[ij[, 2], , drop = FALSE])
+    dist2[ij] <- rowSums(diff^2)
+  }
+  dist2
 }
 
 kernel_parameters <- function(kernel, d, gamma, degree, coef0) {

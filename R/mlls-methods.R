@@ -142,6 +142,7 @@ print.mlls <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
                 primal = "the d x d cross-product matrix",
                 dual = "the n x n Gram matrix",
                 kernel = paste0("the n x n ", x$kernel$name, " kernel matrix"))
+  if (identical(x$decomposition, "svd")) how <- "a thin SVD of the centred data"
   cat("solved through ", how, " (rank ", x$rank, ")\n", sep = "")
   cat(threshold_note(x, digits), "\n\n", sep = "")
   invisible(x)

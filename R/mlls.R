@@ -27,8 +27,28 @@
 #' \eqn{XX'} is, and no \eqn{d \times d}{d x d} matrix is ever formed
 #' (`method = "dual"`).  Everything after the decomposition happens in the
 #' rank-\eqn{t} space of the data (methods.md, section 1).  A sparse `x`
-#' (`Matrix::dgCMatrix`) is centred implicitly and never densified.
-#' Eigenvalues below `tol` times the largest are treated as zero.
+#' (`Matrix::dgCMatrix`) is centred implicitly and never densified, except
+#' for columns whose mean exceeds their standard deviation (mostly non-zero
+#' anyway), which are centred explicitly so that their variance does not
+#' cancel.
+#'
+#' A Gram matrix squares the range of the data: its small eigenvalues are
+#' known only to about \eqn{\epsilon s_1^2}{eps * s_1^2}, which moves `U` by
+#' about \eqn{\epsilon}{eps} times
+#' \eqn{c = (s_1^2 + n\beta) / \sqrt{s_k^2 (s_k^2 + n\beta)}}{c = (s_1^2 + n beta) / sqrt(s_k^2 (s_k^2 + n beta))}
+#' (\eqn{s} the singular values of the centred data,
+#' \eqn{k = \min(n - 1, d)}{k = min(n - 1, d)}).  When \eqn{c > 10^4} a dense `x` is instead
+#' decomposed directly, by a thin SVD (a QR or LQ factorisation followed by the
+#' SVD of its small triangle, the same \eqn{O(n d \min(n, d))}{O(n d min(n, d))}
+#' order), which keeps the error of `U` near \eqn{\epsilon}{eps} times the
+#' condition number; `decomposition` in the result says which was used.  A
+#' sparse `x` always goes through its Gram matrix, with a warning when that
+#' can cost `U` more than about 8 of its digits.  Singular values (SVD) or
+#' eigenvalues (Gram and kernel matrices) below `tol` times the largest count
+#' as zero; with `beta = 0`, a rank below \eqn{\min(n - 1, d)}{min(n - 1, d)}
+#' is reported, the fit being then the minimum-norm least-squares one.  The
+#' fit is computed on rescaled singular values, so that neither huge nor tiny
+#' data (or a huge `beta`) overflow.
 #'
 #' The rank `r` cannot exceed the number of informative directions of the
 #' problem, the rank of \eqn{X'Y} after centring (at most the number of
@@ -43,7 +63,11 @@
 #' matrix and [predict()] expects the kernel between new and training points.
 #' A kernel fit has no `U`, `W` or `Theta` in the input space; it holds dual
 #' coefficients `A` (\eqn{n \times m}{n x m}) and `B` (\eqn{n \times r}{n x r})
-#' instead.
+#' instead.  A linear kernel with an intercept is computed on the centred data
+#' (which leaves the centred kernel unchanged and avoids cancellation); a
+#' kernel matrix that overflows is an error, one with clearly negative
+#' eigenvalues after centring gives a warning (only its positive part is
+#' used), and one without any positive eigenvalue an error.
 #'
 #' @section Labels and thresholds:
 #' `y` may be logical, 0/1 or -1/+1.  A label with no positive example (or no
@@ -72,8 +96,11 @@
 #' @param gamma,degree,coef0 Kernel parameters, see [kernel_matrix()].
 #' @param method `"auto"` (primal when d <= n, else dual), `"primal"` or
 #'   `"dual"`; both give the same fit.
-#' @param tol Relative tolerance below which eigenvalues of the Gram matrix
-#'   count as zero; `NULL` means `max(n, d) * .Machine$double.eps`.
+#' @param tol Relative tolerance of the decomposition: singular values of the
+#'   centred data (when decomposed directly) or eigenvalues of the Gram or
+#'   kernel matrix below `tol` times the largest (in absolute value) count as
+#'   zero; `NULL` means `max(n, d) * .Machine$double.eps`, the noise level of
+#'   either.
 #' @param data,subset,na.action For the formula method, as in [lm()]; the
 #'   default `na.action` is [na.fail()], so that missing values are an error.
 #' @param ... For the formula method, arguments passed to the default method.
@@ -90,7 +117,8 @@
 #'     divided by `sqrt(n)`.}
 #'   \item{labels, features, n_pos, nobs}{names, positives per label, n.}
 #'   \item{A, B, kernel}{for kernel fits: dual coefficients and the kernel.}
-#'   \item{method, call}{how it was fitted.}
+#'   \item{method, decomposition, call}{how it was fitted: `decomposition` is
+#'     `"gram"` (Gram or kernel matrix) or `"svd"` (thin SVD of the data).}
 #' @references
 #' Ji S., Tang L., Yu S. and Ye J. (2008). Extracting shared subspace for
 #' multi-label classification. KDD 2008, 381-389.
@@ -152,7 +180,12 @@ mlls_inputs <- function(x, y, r, intercept, kernel) {
   kernel <- check_kernel_name(kernel)
   x <- if (identical(kernel, "precomputed")) check_kernel_matrix(x) else as_features(x)
   y <- as_labels(y, nrow(x))
-  list(x = x, y = y, r = check_rank(r, ncol(y)), intercept = intercept, kernel = kernel)
+  r <- check_rank(r, ncol(y))
+  # r can never exceed the number of labels (the rank of X'Y): a larger r is
+  # capped here (no integer overflow for 1e10 or Inf), and the fit says so as
+  # for any r above what the problem allows, with the value asked for.
+  if (r > ncol(y)) r <- structure(ncol(y), requested = r)
+  list(x = x, y = y, r = r, intercept = intercept, kernel = kernel)
 }
 
 # The numeric MLLS fit of real-valued targets (n x m) on checked features x
@@ -167,22 +200,109 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
   storage.mode(targets) <- "double"
   if (is.null(kernel)) {
     dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
-    res <- .Call(C_mlls_fit, native_matrix(x), targets, alpha, beta, as.integer(r),
+    xs <- if (intercept && inherits(x, "dgCMatrix")) centre_offset_columns(x) else x
+    res <- .Call(C_mlls_fit, native_matrix(xs), targets, alpha, beta, as.integer(r),
                  intercept, dual, as.double(tol))
     fit <- mlls_linear_parts(res, x, intercept)
     fit$method <- if (dual) "dual" else "primal"
+    if (!res$direct && inherits(xs, "sparseMatrix")) warn_gram_accuracy(res, n, beta)
+    if (beta == 0) note_rank(length(res$s), n - intercept, ncol(x))
   } else {
     kern <- mlls_kernel_spec(kernel, x, gamma, degree, coef0, intercept)
-    K <- if (kernel == "precomputed") x else kernel_matrix(x, kernel = kernel, gamma = gamma,
-                                                            degree = degree, coef0 = coef0)
+    K <- if (kernel == "precomputed") x else
+      do.call(kernel_matrix, c(list(x, kernel = kernel), kern$par))
+    if (!all(is.finite(range(K))))
+      stop_arg("the ", kernel, " kernel matrix overflows (it holds Inf or NaN): ",
+               "rescale 'x', or use a smaller 'gamma' or 'degree'")
     if (intercept) kern$center <- list(col = colMeans(K), all = mean(K))
     res <- .Call(C_mlls_fit_gram, K, targets, alpha, beta, as.integer(r), intercept,
                  as.double(tol))
+    check_kernel_definite(res, n, kernel)
+    if (intercept) warn_kernel_cancellation(K, kernel)
     fit <- list(A = res$coef, B = res$theta, intercept = res$y_center, kernel = kern,
                 features = if (kernel != "precomputed") colnames(x), method = "kernel")
   }
+  fit$decomposition <- if (isTRUE(res$direct)) "svd" else "gram"
   fit$res <- res
   fit
+}
+
+# A sparse column whose mean is large against its spread loses its variance to
+# cancellation when centred implicitly (X'X - n mu mu').  Such a column is
+# mostly non-zero anyway (|mean| > sd needs more than half of it non-zero), so
+# it is stored centred, explicitly: the implicit centring of the C code then
+# removes a mean of about zero.  Other columns stay as they are.
+centre_offset_columns <- function(x) {
+  n <- nrow(x)
+  nnz <- diff(x@p)
+  mu <- Matrix::colSums(x) / n
+  j <- rep.int(seq_len(ncol(x)), nnz)
+  ss <- (n - nnz) * mu^2  # the zeros' squared deviations, then the non-zeros'
+  if (length(j)) {
+    dev <- rowsum((x@x - mu[j])^2, j)
+    idx <- as.integer(rownames(dev))
+    ss[idx] <- ss[idx] + dev[, 1]
+  }
+  offset <- mu != 0 & mu^2 > ss / n
+  offset[is.na(offset)] <- FALSE  # Inf: the overflow is reported later
+  if (!any(offset)) return(x)
+  D <- as.matrix(x[, offset, drop = FALSE])
+  D <- sweep(D, 2, mu[offset])
+  D <- sweep(D, 2, colMeans(D))  # a second pass removes the error of the first
+  out <- cbind(x[, !offset, drop = FALSE], methods::as(D, "CsparseMatrix"))
+  out <- out[, order(c(which(!offset), which(offset))), drop = FALSE]
+  methods::as(methods::as(out, "generalMatrix"), "dMatrix")
+}
+
+# The Gram route (sparse x) knows the small singular values to eps * s_1^2
+# only: say so when that can cost U more than about 1e-8 of its accuracy
+# among the directions it keeps (those below the cut-off are not judged: an
+# empty column, common in sparse data, would always be).
+warn_gram_accuracy <- function(res, n, beta) {
+  s2 <- res$s^2
+  if (!length(s2) || !is.finite(beta)) return(invisible())
+  cond <- (s2[1] + n * beta) / (s2[length(s2)] + n * beta)
+  if (is.finite(cond) && cond * .Machine$double.eps <= 1e-8) return(invisible())
+  warning("the Gram matrix of the sparse 'x' is ill-conditioned at this beta ",
+          "(condition number ", if (is.finite(cond)) format(cond, digits = 2) else "Inf",
+          "): U may carry a relative error of up to ",
+          format(min(1, cond * .Machine$double.eps), digits = 2), "; a larger 'beta', ",
+          "rescaled columns or a dense 'x' (decomposed directly) avoid it", call. = FALSE)
+}
+
+# With beta = 0 a rank-deficient x has many least-squares fits: say which one.
+note_rank <- function(rank, n1, d) {
+  full <- min(n1, d)
+  if (rank < full)
+    message("'x' has rank ", rank, " < ", full, " (after centring): with beta = 0 the ",
+            "fit is the minimum-norm least-squares one, in the span of the data")
+}
+
+# Centring a kernel whose entries are huge against their spread (a polynomial
+# kernel of data with a large offset, say) cancels digits: say so when more
+# than half of them go.
+warn_kernel_cancellation <- function(K, kernel) {
+  top <- max(abs(diag(K)))
+  centred <- diag(K) - 2 * colMeans(K) + mean(K)
+  if (top == 0 || max(centred) > sqrt(.Machine$double.eps) * top) return(invisible())
+  warning("centring the ", kernel, " kernel matrix cancels most of its digits (its ",
+          "centred diagonal is ", format(max(centred) / top, digits = 2), " times its ",
+          "largest entry): centre or rescale 'x' first", call. = FALSE)
+}
+
+# A kernel matrix with clearly negative eigenvalues (after centring) is not a
+# kernel: its negative part is dropped, with a warning; with no positive part
+# at all there is nothing to fit.
+check_kernel_definite <- function(res, n, kernel) {
+  noise <- 100 * n * .Machine$double.eps
+  if (!(res$lowest < -noise)) return(invisible())
+  if (length(res$s) == 0)
+    stop_arg("the ", kernel, " kernel matrix has no positive eigenvalue (after ",
+             "centring): it is not positive semi-definite, and there is nothing to fit")
+  warning("the ", kernel, " kernel matrix is not positive semi-definite (after ",
+          "centring): its most negative eigenvalue is ", format(res$lowest, digits = 2),
+          " times the largest in absolute value; only its positive part is used",
+          call. = FALSE)
 }
 
 check_kernel_name <- function(kernel) {
@@ -196,8 +316,13 @@ check_kernel_name <- function(kernel) {
 mlls_kernel_spec <- function(kernel, x, gamma, degree, coef0, intercept) {
   if (kernel == "precomputed")
     return(list(name = kernel, n = nrow(x), centered = intercept))
-  list(name = kernel, x = x, centered = intercept,
-       par = kernel_parameters(kernel, ncol(x), gamma, degree, coef0))
+  par <- kernel_parameters(kernel, ncol(x), gamma, degree, coef0)
+  # A centred linear kernel does not change when the data are shifted: shift
+  # them by their means first, so that an offset does not cancel (predict()
+  # passes the same shift on with the other parameters).
+  if (kernel == "linear" && intercept && !inherits(x, "sparseMatrix"))
+    par$shift <- colMeans(x)
+  list(name = kernel, x = x, centered = intercept, par = par)
 }
 
 # U, Theta, W and the intercept of a linear fit, with names.
@@ -215,8 +340,9 @@ mlls_finish <- function(fit, y, alpha, beta, r, call) {
   res <- fit$res
   labels <- colnames(y)
   n <- nrow(y)
-  if (res$r < r && length(res$s) > 0)
-    message("r = ", r, " is more than the problem allows (the rank of X'Y after ",
+  asked <- attr(r, "requested") %||% r
+  if (res$r < asked && length(res$s) > 0)
+    message("r = ", format(asked), " is more than the problem allows (the rank of X'Y after ",
             "centring is ", res$r, "): using r = ", res$r)
   if (length(res$s) == 0)
     warning("'x' has no variation (after centring): every score is the label mean",
@@ -238,6 +364,7 @@ mlls_finish <- function(fit, y, alpha, beta, r, call) {
                 train_f1 = stats::setNames(th$f1, labels),
                 rank = length(res$s), sdev = res$s / sqrt(n),
                 labels = labels, features = fit$features, n_pos = colSums(y),
-                nobs = n, kernel = fit$kernel, method = fit$method, call = call))
+                nobs = n, kernel = fit$kernel, method = fit$method,
+                decomposition = fit$decomposition, call = call))
   structure(out[!vapply(out, is.null, logical(1))], class = "mlls")
 }

@@ -12,7 +12,12 @@
 #'   positives) is chosen;
 #' * a label without positives gets `Inf` (never predicted; its F1 is taken
 #'   as 1, nothing being predicted or missed), a label without negatives
-#'   `-Inf` (always predicted), and so does a best cut below every score.
+#'   `-Inf` (always predicted), and so does a best cut below every score;
+#' * where the midpoint would not separate two scores (next to an infinite
+#'   score, or between two adjacent doubles) the cut is the lower score
+#'   itself; a score of `-Inf` is never above any threshold, so with one
+#'   present "always predicted" is not on offer, and the reported F1 is always
+#'   that of the predictions `score > threshold` really makes.
 #'
 #' @param score An n x m numeric matrix of scores (a vector is one label).
 #' @param y The n x m true labels: logical, 0/1 or -1/+1.

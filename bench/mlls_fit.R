@@ -3,6 +3,11 @@
 # d <= n, XX' when d > n, formed with crossprod/tcrossprod + eigen()) and, for
 # moderate d, LAPACK's SVD of X (svd()).  The goal: a fit within 1.2 x the
 # decomposition.  Run: make bench, or R_LIBS=lib Rscript bench/mlls_fit.R
+#
+# ill_fit_s: the same fit with beta = 0 on the dense data with column scales
+# 10^0 .. 10^-6 (cond(X) about 1e6 or more), which a current mlls() decomposes
+# by a thin SVD of the data instead of the Gram matrix (issue 9): the cost of
+# that route, against the same Gram eigendecomposition.
 source(file.path("bench", "common.R"))
 
 n <- 1000
@@ -24,10 +29,18 @@ run <- function(X, kind, Y = labels_for(X, ncol(X))) {
   t_eig <- elapsed(eigen(as.matrix(gram()), symmetric = TRUE, only.values = FALSE), reps)
   t_fit <- elapsed(fit <- mlls(X, Y, alpha = 0.1, beta = 0.01), reps)
   t_svd <- if (kind == "dense" && d <= svd_max_d) elapsed(svd(X), reps) else NA
+  t_ill <- NA
+  route <- NA
+  if (kind == "dense" && d <= svd_max_d) {
+    Xill <- X %*% diag(10^-seq(0, 6, length.out = d))
+    t_ill <- elapsed(ill <- suppressMessages(mlls(Xill, Y, alpha = 0.1, beta = 0)), reps)
+    route <- if (is.null(ill$decomposition)) "gram" else ill$decomposition
+  }
   data.frame(kind = kind, n = n, d = d, method = fit$method, fit_s = t_fit,
              gram_eig_s = t_eig, svd_s = t_svd,
              fit_over_gram_eig = round(t_fit / t_eig, 3),
-             fit_over_svd = round(t_fit / t_svd, 3))
+             fit_over_svd = round(t_fit / t_svd, 3),
+             ill_route = route, ill_over_gram_eig = round(t_ill / t_eig, 3))
 }
 
 cat("mlls() fit time against one decomposition of the same matrix, n =", n, ", m =", m, "\n")

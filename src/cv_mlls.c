@@ -48,9 +48,10 @@ static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const 
 /* Primal form: xtr, xva are the training and validation rows (lists from
  * native_matrix()), ytr the n_tr x m training targets (+1/-1 for labels);
  * train_out: 0, 1 (thresholds on the training scores) or 2 (the training
- * scores themselves). */
+ * scores themselves); beta_min the smallest beta of the grid, which decides
+ * whether the Gram matrix is accurate enough (mlls_decompose_data()). */
 SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
-                            SEXP train_out)
+                            SEXP train_out, SEXP beta_min)
 {
     mlss_mat Xtr = unpack_matrix(xtr), Xva = unpack_matrix(xva);
     int n_tr = Xtr.nrow, n_va = Xva.nrow, m = Rf_ncols(ytr), mode = Rf_asInteger(train_out);
@@ -61,7 +62,10 @@ SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP t
     double *Yc = center_columns(ytr, Rf_asLogical(intercept), ybar);
     double *mu = centre_features(&Xtr, Rf_asLogical(intercept));
     mlls_decomp dec;
-    mlls_stop(mlls_decompose_primal(&Xtr, Xtr.i ? mu : NULL, Yc, m, Rf_asReal(tol), &dec));
+    int primal_form = 1;
+    mlls_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, m, Rf_asReal(tol),
+                                  Rf_asReal(beta_min), 0, &dec, &primal_form));
+    if (!primal_form) Rf_error("internal: a primal fold came back in the dual form");
 
     double *Zva = (double *) R_alloc((size_t) n_va * dec.t + 1, sizeof(double));
     mat_prod(&Xva, mu, dec.basis, dec.t, Zva);  /* (Xva - 1 mu') V1 */

@@ -12,7 +12,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlls_fit_gram, 7),
     CALLDEF(f1_thresholds, 2),
     CALLDEF(gram_matrix, 2),
-    CALLDEF(cv_mlls_prepare_primal, 6),
+    CALLDEF(cv_mlls_prepare_primal, 7),
     CALLDEF(cv_mlls_prepare_gram, 6),
     CALLDEF(cv_mlls_score, 4),
     CALLDEF(cv_point_thresholds_call, 5),

@@ -186,15 +186,24 @@ void center_gram(int n, double *K)
 }
 
 /* Eigendecomposition of the symmetric p x p matrix A (upper triangle used,
- * A destroyed).  The t eigenpairs with value > reltol * largest come back in
- * decreasing order in values[0..t-1] and the first t columns of vectors (p x p). */
-int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
-                   double *vectors)
+ * A destroyed).  The t eigenpairs with value > reltol * (largest |eigenvalue|)
+ * come back in decreasing order in values[0..t-1] and the first t columns of
+ * vectors (p x p).  The cut-off is relative to the largest eigenvalue in
+ * absolute value, so that an indefinite matrix does not keep noise: `all`
+ * (if not NULL, length p) receives every eigenvalue in decreasing order, to
+ * detect one and to judge the conditioning.  Returns
+ * LINALG_NOT_FINITE for an input with Inf or NaN (dsyevr then returns no
+ * eigenvalue and info = 0), LINALG_INCOMPLETE if fewer than p were found. */
+int sym_eigen_range(int p, double *A, double reltol, int *t, double *values,
+                    double *vectors, double *all)
 {
     int info = 0, m = 0, lwork = -1, liwork = -1, iwq = 0, il = 0, iu = 0;
     double vl = 0.0, vu = 0.0, abstol = 0.0, wq = 0.0;
     *t = 0;
     if (p == 0) return 0;
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i <= j; i++)
+            if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
     double *w = (double *) R_alloc((size_t) p, sizeof(double));
     double *z = (double *) R_alloc((size_t) p * p, sizeof(double));
     int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
@@ -210,14 +219,112 @@ int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
                      z, &p, isuppz, work, &lwork, iwork, &liwork, &info
                      FCONE FCONE FCONE);
     if (info != 0) return info;
-    double top = w[p - 1];
-    if (!(top > 0.0)) return 0;
+    if (m != p) return LINALG_INCOMPLETE;
+    if (all)
+        for (int k = 0; k < p; k++) all[k] = w[p - 1 - k];
+    double top = fmax(fabs(w[0]), fabs(w[p - 1]));
+    if (!(w[p - 1] > 0.0)) return 0;
     for (int k = 0; k < p; k++) {
         double v = w[p - 1 - k];
         if (!(v > reltol * top)) break;
         values[k] = v;
         memcpy(vectors + IDX(0, k, p), z + IDX(0, p - 1 - k, p), sizeof(double) * p);
         (*t)++;
+    }
+    return 0;
+}
+
+int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
+                   double *vectors)
+{
+    return sym_eigen_range(p, A, reltol, t, values, vectors, NULL);
+}
+
+/* dgesdd with jobz = "S" on the m x n matrix A (destroyed): k = min(m, n)
+ * singular values in s, U (m x k) and VT (k x n). */
+static int svd_full_thin(int m, int n, double *A, double *s, double *U, double *VT)
+{
+    int k = m < n ? m : n, info = 0, lwork = -1;
+    double wq = 0.0;
+    int *iwork = (int *) R_alloc(8 * (size_t) k, sizeof(int));
+    F77_CALL(dgesdd)("S", &m, &n, A, &m, s, U, &m, VT, &k, &wq, &lwork, iwork,
+                     &info FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dgesdd)("S", &m, &n, A, &m, s, U, &m, VT, &k, work, &lwork, iwork,
+                     &info FCONE);
+    return info;
+}
+
+/* Thin SVD of the dense n x d matrix A (destroyed), A = U1 diag(s) V1', without
+ * forming its Gram matrix, so that small singular values keep their relative
+ * accuracy (eps * s_max absolute, not eps * s_max^2 / s_i).  Only what MLLS
+ * needs comes back: the k = min(n, d) singular values s (decreasing), V (d x k,
+ * the right singular vectors V1) and UtY = U1'Y (k x m) for the n x m matrix Y.
+ * n >= d: A = QR (Householder), then the d x d SVD of R; Q'Y comes from the
+ * reflectors and Q is never formed.  n < d: A = LQ, the n x n SVD of L, and
+ * V1 = Q'V_L from the reflectors.  Cost O(n d min(n, d)), like the Gram route. */
+int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
+                  double *V, double *UtY)
+{
+    int k = n < d ? n : d, info = 0, lwork = -1;
+    double wq = 0.0;
+    if (k == 0) return 0;
+    double *tau = (double *) R_alloc((size_t) k, sizeof(double));
+    double *T = (double *) R_alloc((size_t) k * k, sizeof(double));   /* R or L */
+    double *Us = (double *) R_alloc((size_t) k * k, sizeof(double));
+    double *VTs = (double *) R_alloc((size_t) k * k, sizeof(double));
+    if (n >= d) {
+        double *QtY = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
+        F77_CALL(dgeqrf)(&n, &d, A, &n, tau, &wq, &lwork, &info);
+        if (info != 0) return info;
+        lwork = (int) wq;
+        double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+        F77_CALL(dgeqrf)(&n, &d, A, &n, tau, work, &lwork, &info);
+        if (info != 0) return info;
+        if (m > 0) {
+            memcpy(QtY, Y, sizeof(double) * (size_t) n * m);
+            lwork = -1;
+            F77_CALL(dormqr)("L", "T", &n, &m, &d, A, &n, tau, QtY, &n, &wq, &lwork,
+                             &info FCONE FCONE);
+            if (info != 0) return info;
+            lwork = (int) wq;
+            work = (double *) R_alloc((size_t) lwork, sizeof(double));
+            F77_CALL(dormqr)("L", "T", &n, &m, &d, A, &n, tau, QtY, &n, work, &lwork,
+                             &info FCONE FCONE);
+            if (info != 0) return info;
+        }
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) T[IDX(i, j, d)] = i <= j ? A[IDX(i, j, n)] : 0.0;
+        if ((info = svd_full_thin(d, d, T, s, Us, VTs)) != 0) return info;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) V[IDX(i, j, d)] = VTs[IDX(j, i, d)];
+        gemm('T', 'N', d, m, d, 1.0, Us, d, QtY, n, 0.0, UtY, d);
+    } else {
+        F77_CALL(dgelqf)(&n, &d, A, &n, tau, &wq, &lwork, &info);
+        if (info != 0) return info;
+        lwork = (int) wq;
+        double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+        F77_CALL(dgelqf)(&n, &d, A, &n, tau, work, &lwork, &info);
+        if (info != 0) return info;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) T[IDX(i, j, n)] = i >= j ? A[IDX(i, j, n)] : 0.0;
+        if ((info = svd_full_thin(n, n, T, s, Us, VTs)) != 0) return info;
+        /* V1 = Q' [V_L; 0] (d x n), with A = L Q and Q' applied from the left */
+        memset(V, 0, sizeof(double) * (size_t) d * n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) V[IDX(i, j, d)] = VTs[IDX(j, i, n)];
+        lwork = -1;
+        F77_CALL(dormlq)("L", "T", &d, &n, &n, A, &n, tau, V, &d, &wq, &lwork, &info
+                         FCONE FCONE);
+        if (info != 0) return info;
+        lwork = (int) wq;
+        work = (double *) R_alloc((size_t) lwork, sizeof(double));
+        F77_CALL(dormlq)("L", "T", &d, &n, &n, A, &n, tau, V, &d, work, &lwork, &info
+                         FCONE FCONE);
+        if (info != 0) return info;
+        gemm('T', 'N', n, m, n, 1.0, Us, n, Y, n, 0.0, UtY, n);
     }
     return 0;
 }

@@ -30,9 +30,17 @@ void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
 void center_gram(int n, double *K);                               /* K <- HKH */
 void symmetrize_upper(int p, double *A);
 
+/* Status codes of the helpers below besides LAPACK's info (0 is success). */
+#define LINALG_NOT_FINITE -101  /* the input holds Inf or NaN */
+#define LINALG_INCOMPLETE -102  /* LAPACK found fewer eigenvalues than asked */
+
 int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
                    double *vectors);
 int sym_eigen_top(int p, double *A, int k, double *values, double *vectors);
+int sym_eigen_range(int p, double *A, double reltol, int *t, double *values,
+                    double *vectors, double *all);
+int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
+                  double *V, double *UtY);
 int svd_right(int m, int t, const double *C, double *sv, double *VT);
 int qr_orthonormalize(int t, int r, double *B);
 int chol_solve(int r, double *S, int k, double *B);

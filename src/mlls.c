@@ -1,6 +1,7 @@
-/* .Call glue for MLLS: unpack the data, decompose the centred data (primal
- * d x d or dual n x n Gram matrix), hand the rank-t problem to mlls_tspace()
- * and map its answer back to the feature space. */
+/* .Call glue for MLLS: unpack the data, decompose the centred data (a dense
+ * X directly by a thin SVD; a sparse X through its d x d or n x n Gram
+ * matrix; a kernel matrix by its eigendecomposition), hand the rank-t problem
+ * to mlls_tspace() and map its answer back to the feature space. */
 #include <R.h>
 #include <Rinternals.h>
 #include <string.h>
@@ -16,6 +17,9 @@ void mlls_stop(int status)
     case MLLS_ERR_QR: Rf_error("mlls: the QR factorisation of the subspace failed");
     case MLLS_ERR_CHOL: Rf_error("mlls: the r x r system is not positive definite");
     case MLLS_ERR_EIGEN: Rf_error("mlls: the eigendecomposition did not converge");
+    case MLLS_ERR_OVERFLOW:
+        Rf_error("mlls: the Gram or kernel matrix overflows (it holds Inf or NaN): "
+                 "rescale 'x', or use a smaller 'gamma' or 'degree'");
     default: Rf_error("mlls: LAPACK error %d", status);
     }
 }
@@ -49,14 +53,13 @@ static void solve_tspace(mlls_solution *sol, int m, int r, int n, double alpha,
                           sol->G, sol->T, sol->V, &sol->r));
 }
 
-/* Dual path shared by linear (d > n) and kernel fits: K is the centred n x n
- * Gram matrix.  Fills sol, the dual coefficients A = U1 diag(1/s) T (n x m)
- * and B = U1 diag(1/s) G (n x r), and the centred fitted values. */
-static void fit_dual(int n, int m, int r, double *K, const double *Yc, double alpha,
-                     double beta, double tol, mlls_solution *sol, double **A,
-                     double **B, double *fitted)
+/* Dual path shared by linear (sparse, d > n) and kernel fits: sol->dec holds
+ * the eigendecomposition of the centred n x n Gram matrix.  Fills the rest of
+ * sol, the dual coefficients A = U1 diag(1/s) T (n x m) and B = U1 diag(1/s) G
+ * (n x r), and the centred fitted values. */
+static void fit_dual(int n, int m, int r, double alpha, double beta, mlls_solution *sol,
+                     double **A, double **B, double *fitted)
 {
-    mlls_stop(mlls_decompose_dual(n, K, Yc, m, tol, &sol->dec));
     solve_tspace(sol, m, r, n, alpha, beta);
     int t = sol->dec.t;
     double *sinv = (double *) R_alloc((size_t) t + 1, sizeof(double));
@@ -71,7 +74,8 @@ static void fit_dual(int n, int m, int r, double *K, const double *Yc, double al
 static SEXP result_list(SEXP coef, SEXP theta, const mlls_solution *sol, int m,
                         SEXP fitted, SEXP ycenter)
 {
-    const char *names[] = {"coef", "theta", "V", "fitted", "s", "r", "y_center", ""};
+    const char *names[] = {"coef", "theta", "V", "fitted", "s", "r", "y_center",
+                           "lowest", "direct", "cond", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(res, 0, coef);
     SET_VECTOR_ELT(res, 1, theta);
@@ -80,6 +84,9 @@ static SEXP result_list(SEXP coef, SEXP theta, const mlls_solution *sol, int m,
     SET_VECTOR_ELT(res, 4, numeric_copy(sol->dec.s, sol->dec.t));
     SET_VECTOR_ELT(res, 5, Rf_ScalarInteger(sol->r));
     SET_VECTOR_ELT(res, 6, ycenter);
+    SET_VECTOR_ELT(res, 7, Rf_ScalarReal(sol->dec.lowest));
+    SET_VECTOR_ELT(res, 8, Rf_ScalarLogical(sol->dec.direct));
+    SET_VECTOR_ELT(res, 9, Rf_ScalarReal(sol->dec.cond));
     UNPROTECT(1);
     return res;
 }
@@ -90,9 +97,42 @@ static void add_to_columns(double *A, int n, int m, const double *v)
         for (int i = 0; i < n; i++) A[IDX(i, l, n)] += v[l];
 }
 
+/* A second centring pass over the dense centred copy X->x (n x d, owned by
+ * centre_features()): the first pass leaves a constant error of up to
+ * n * eps * |mean| in each column, large when a column has a big offset
+ * relative to its spread; the means of the centred columns remove it.  mu
+ * takes the correction, so that it stays the mean of the data. */
+static void recentre_dense(mlss_mat *X, double *mu)
+{
+    int n = X->nrow, d = X->ncol;
+    double *Xc = (double *) X->x;  /* the R_alloc'd copy, not the user's data */
+    for (int j = 0; j < d; j++) {
+        double s = 0.0, *col = Xc + IDX(0, j, n);
+        for (int i = 0; i < n; i++) s += col[i];
+        s /= n;
+        for (int i = 0; i < n; i++) col[i] -= s;
+        mu[j] += s;
+    }
+}
+
+/* Theta' (d x r) <- its Q factor and V <- Theta U: the dual back-map
+ * Theta' = Xc'U1 diag(1/s) G loses orthonormality in proportion to
+ * s_max / s_min; U = Xc'A keeps its accuracy, and V must be Theta U exactly. */
+static void orthonormalize_theta(int d, int m, int r, double *theta, const double *U,
+                                 double *V)
+{
+    if (r == 0) return;
+    if (qr_orthonormalize(d, r, theta) != 0) mlls_stop(MLLS_ERR_QR);
+    gemm('T', 'N', r, m, d, 1.0, theta, d, U, d, 0.0, V, r);
+}
+
 /* Linear MLLS.  x: a list from native_matrix() (dense n x d, or the slots of a
- * dgCMatrix); y: n x m real targets (+1/-1 for labels).
- * Returns list(coef = U (d x m), theta = Theta' (d x r), V, fitted, s, r, y_center). */
+ * dgCMatrix); y: n x m real targets (+1/-1 for labels).  The centred data go
+ * through their d x d (primal) or n x n (dual) Gram matrix, a sparse x
+ * centred implicitly; a dense x for which that would lose accuracy at this
+ * beta is decomposed directly (thin SVD by QR when d <= n, LQ when d > n).
+ * Returns list(coef = U (d x m), theta = Theta' (d x r), V, fitted, s, r,
+ * y_center, lowest). */
 SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEXP dual,
               SEXP tol)
 {
@@ -101,26 +141,30 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
     int centre = Rf_asLogical(intercept);
     double a = Rf_asReal(alpha), b = Rf_asReal(beta), reltol = Rf_asReal(tol);
     check_targets(y, n);
-    if (rr < 0 || ISNAN(a) || ISNAN(b)) Rf_error("mlls: invalid r, alpha or beta");
+    if (rr < 0 || ISNAN(a) || ISNAN(b) || ISNAN(reltol))
+        Rf_error("mlls: invalid r, alpha, beta or tol");
 
     SEXP ycenter = PROTECT(Rf_allocVector(REALSXP, m));
     double *Yc = center_columns(y, centre, REAL(ycenter));
     double *means = centre_features(&X, centre);
+    if (means && !X.i) recentre_dense(&X, means);
     const double *mu = X.i ? means : NULL;  /* implicit centring of a sparse x */
 
     mlls_solution sol;
     SEXP coef = PROTECT(Rf_allocMatrix(REALSXP, d, m));
     SEXP fitted = PROTECT(Rf_allocMatrix(REALSXP, n, m));
     SEXP theta;
-    if (Rf_asLogical(dual)) {
-        double *K = (double *) R_alloc((size_t) n * n + 1, sizeof(double)), *A, *B;
-        gram_outer(&X, mu, K);
-        fit_dual(n, m, rr, K, Yc, a, b, reltol, &sol, &A, &B, REAL(fitted));
+    int primal_form;
+    mlls_stop(mlls_decompose_data(&X, mu, Yc, m, reltol, b, Rf_asLogical(dual), &sol.dec,
+                                  &primal_form));
+    if (!primal_form) {
+        double *A, *B;
+        fit_dual(n, m, rr, a, b, &sol, &A, &B, REAL(fitted));
         mat_tprod(&X, mu, A, m, REAL(coef));  /* U = Xc'A */
         theta = PROTECT(Rf_allocMatrix(REALSXP, d, sol.r));
         mat_tprod(&X, mu, B, sol.r, REAL(theta));
+        orthonormalize_theta(d, m, sol.r, REAL(theta), REAL(coef), sol.V);
     } else {
-        mlls_stop(mlls_decompose_primal(&X, mu, Yc, m, reltol, &sol.dec));
         solve_tspace(&sol, m, rr, n, a, b);
         basis_times(d, sol.dec.t, m, sol.dec.basis, NULL, sol.T, REAL(coef));
         theta = PROTECT(Rf_allocMatrix(REALSXP, d, sol.r));
@@ -145,7 +189,8 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
     if (!Rf_isReal(kernel) || Rf_ncols(kernel) != n)
         Rf_error("mlls: the kernel must be a square double matrix");
     check_targets(y, n);
-    if (rr < 0 || ISNAN(a) || ISNAN(b)) Rf_error("mlls: invalid r, alpha or beta");
+    if (rr < 0 || ISNAN(a) || ISNAN(b) || ISNAN(reltol))
+        Rf_error("mlls: invalid r, alpha, beta or tol");
 
     SEXP ycenter = PROTECT(Rf_allocVector(REALSXP, m));
     double *Yc = center_columns(y, centre, REAL(ycenter));
@@ -155,7 +200,8 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
 
     mlls_solution sol;
     SEXP fitted = PROTECT(Rf_allocMatrix(REALSXP, n, m));
-    fit_dual(n, m, rr, K, Yc, a, b, reltol, &sol, &A, &B, REAL(fitted));
+    mlls_stop(mlls_decompose_dual(n, K, Yc, m, reltol, &sol.dec));
+    fit_dual(n, m, rr, a, b, &sol, &A, &B, REAL(fitted));
     add_to_columns(REAL(fitted), n, m, REAL(ycenter));
     SEXP coef = PROTECT(matrix_head(A, n, m));
     SEXP theta = PROTECT(matrix_head(B, n, sol.r));

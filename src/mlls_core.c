@@ -22,47 +22,141 @@
 #include "linalg.h"
 #include "mlls_core.h"
 
-/* Eigendecomposition of a centred Gram matrix (p x p, destroyed) into dec. */
-static int decompose_gram(int p, double *gram, double tol, mlls_decomp *dec)
+/* The Gram route squares the range of the data: an eigenvalue of Xc'Xc is
+ * known only to about eps * s_1^2, which moves U by about eps * cond with
+ * cond = (s_1^2 + n beta) / sqrt(s_k^2 (s_k^2 + n beta)), k = min(n - 1, d):
+ * eps * s_1^2 / s_k^2 when s_k^2 >> n beta, and eps s_1^2 / (s_k sqrt(n beta))
+ * when ridge damps the direction but still keeps it (a direction at the
+ * noise level cannot be resolved at all: cond = Inf).  The direct SVD of Xc
+ * gets about eps * sqrt of the regularised condition number.  Past this cond
+ * the Gram route is not trusted and a dense X is decomposed directly. */
+#define MLLS_GRAM_MAX_COND 1e4
+
+/* Eigendecomposition of a centred Gram matrix (p x p, destroyed) into dec.
+ * Eigenvalues at or below tol times the largest in absolute value count as
+ * zero (an indefinite kernel keeps only its positive part, and dec->lowest
+ * says how negative it was).  all (p) receives every eigenvalue. */
+static int decompose_gram(int p, double *gram, double tol, mlls_decomp *dec, double *all)
 {
     dec->p = p;
+    dec->t = 0;
+    dec->lowest = 0.0;
+    dec->direct = 0;
+    dec->cond = 0.0;
     dec->s = (double *) R_alloc((size_t) p + 1, sizeof(double));
     dec->basis = (double *) R_alloc((size_t) p * p + 1, sizeof(double));
-    if (sym_eigen_desc(p, gram, tol, &dec->t, dec->s, dec->basis) != 0)
-        return MLLS_ERR_EIGEN;
+    int info = sym_eigen_range(p, gram, tol, &dec->t, dec->s, dec->basis, all);
+    if (info == LINALG_NOT_FINITE) return MLLS_ERR_OVERFLOW;
+    if (info != 0) return MLLS_ERR_EIGEN;
+    if (p > 0) {
+        double top = fmax(fabs(all[0]), fabs(all[p - 1]));
+        dec->lowest = top > 0.0 ? all[p - 1] / top : 0.0;
+    }
     for (int i = 0; i < dec->t; i++) dec->s[i] = sqrt(dec->s[i]);
     return MLLS_OK;
 }
 
-/* Primal form (d <= n): eigendecomposition of Xc'Xc (d x d), P = V1'Xc'Yc.
- * X is centred by mu (NULL: X is centred already). */
-int mlls_decompose_primal(const mlss_mat *X, const double *mu, const double *Yc, int m,
-                          double tol, mlls_decomp *dec)
+/* The condition number the Gram route sees for every beta >= beta_min
+ * (see MLLS_GRAM_MAX_COND).  all: the p eigenvalues (decreasing), k: the rank
+ * the data can have (min(n - 1, d)). */
+static double gram_cond(const double *all, int p, int k, double n, double beta_min)
 {
-    int d = X->ncol;
-    double *gram = (double *) R_alloc((size_t) d * d + 1, sizeof(double));
-    double *XtY = (double *) R_alloc((size_t) d * m + 1, sizeof(double));
-    gram_cross(X, mu, gram);
-    int status = decompose_gram(d, gram, tol, dec);
-    if (status != MLLS_OK) return status;
-    mat_tprod(X, mu, Yc, m, XtY);
-    dec->P = (double *) R_alloc((size_t) dec->t * m + 1, sizeof(double));
-    gemm('T', 'N', dec->t, m, d, 1.0, dec->basis, d, XtY, d, 0.0, dec->P, dec->t);
+    if (k > p) k = p;
+    if (k < 1 || all[0] <= 0.0) return 1.0;
+    double top = all[0], low = all[k - 1] > 0.0 ? all[k - 1] : 0.0, nb = n * beta_min;
+    if (!R_FINITE(top)) return R_PosInf;
+    if (!R_FINITE(nb)) return 1.0;
+    return low > 0.0 ? (top + nb) / sqrt(low * (low + nb)) : R_PosInf;
+}
+
+/* Thin SVD of a dense centred X (n x d, not modified) into dec, in the primal
+ * form (basis V1).  Singular values at or below tol times the largest count
+ * as zero. */
+static int decompose_svd(const mlss_mat *X, const double *Yc, int m, double tol,
+                         mlls_decomp *dec)
+{
+    int n = X->nrow, d = X->ncol, k = n < d ? n : d;
+    double *A = (double *) R_alloc((size_t) n * d + 1, sizeof(double));
+    double *UtY = (double *) R_alloc((size_t) k * m + 1, sizeof(double));
+    for (size_t i = 0; i < (size_t) n * d; i++) {
+        if (!R_FINITE(X->x[i])) return MLLS_ERR_OVERFLOW;
+        A[i] = X->x[i];
+    }
+    dec->p = d;
+    dec->lowest = 0.0;
+    dec->direct = 1;
+    dec->s = (double *) R_alloc((size_t) k + 1, sizeof(double));
+    dec->basis = (double *) R_alloc((size_t) d * k + 1, sizeof(double));
+    if (svd_thin_data(n, d, A, Yc, m, dec->s, dec->basis, UtY) != 0) return MLLS_ERR_SVD;
+    int t = 0;
+    while (t < k && dec->s[t] > tol * dec->s[0]) t++;
+    dec->t = t;
+    dec->P = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
+    for (int l = 0; l < m; l++)
+        for (int i = 0; i < t; i++) dec->P[IDX(i, l, t)] = dec->s[i] * UtY[IDX(i, l, k)];
     return MLLS_OK;
 }
 
-/* Dual form (d > n, kernels): eigendecomposition of the centred n x n Gram
- * matrix K (destroyed), P = diag(s) U1'Yc. */
-int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
-                        mlls_decomp *dec)
+/* P = diag(s) U1'Yc from the dual basis U1 (n x t). */
+static void dual_P(int n, const double *Yc, int m, mlls_decomp *dec)
 {
-    int status = decompose_gram(n, K, tol, dec);
-    if (status != MLLS_OK) return status;
     int t = dec->t;
     dec->P = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
     gemm('T', 'N', t, m, n, 1.0, dec->basis, n, Yc, n, 0.0, dec->P, t);
     for (int l = 0; l < m; l++)
         for (int i = 0; i < t; i++) dec->P[IDX(i, l, t)] *= dec->s[i];
+}
+
+int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc, int m,
+                        double tol, double beta_min, int dual, mlls_decomp *dec,
+                        int *primal_form)
+{
+    int n = X->nrow, d = X->ncol, k = (n - 1 < d ? n - 1 : d), p = dual ? n : d;
+    double *gram = (double *) R_alloc((size_t) p * p + 1, sizeof(double));
+    double *all = (double *) R_alloc((size_t) p + 1, sizeof(double));
+    int dense = !X->i && !mu;
+    *primal_form = !dual;
+    if (dual) gram_outer(X, mu, gram);
+    else gram_cross(X, mu, gram);
+    int status = decompose_gram(p, gram, tol, dec, all);
+    double cond = status == MLLS_OK ? gram_cond(all, p, k, n, beta_min) : R_PosInf;
+    if (dense && (status == MLLS_ERR_OVERFLOW ||
+                  (status == MLLS_OK && !(cond <= MLLS_GRAM_MAX_COND)))) {
+        *primal_form = 1;
+        status = decompose_svd(X, Yc, m, tol, dec);
+        dec->cond = cond;
+        return status;
+    }
+    dec->cond = cond;
+    if (status != MLLS_OK) return status;
+    if (dual) {
+        dual_P(n, Yc, m, dec);
+    } else {
+        double *XtY = (double *) R_alloc((size_t) d * m + 1, sizeof(double));
+        mat_tprod(X, mu, Yc, m, XtY);
+        dec->P = (double *) R_alloc((size_t) dec->t * m + 1, sizeof(double));
+        gemm('T', 'N', dec->t, m, d, 1.0, dec->basis, d, XtY, d, 0.0, dec->P, dec->t);
+    }
+    return MLLS_OK;
+}
+
+/* Primal form (basis V1), for every beta >= 0: see mlls_decompose_data(). */
+int mlls_decompose_primal(const mlss_mat *X, const double *mu, const double *Yc, int m,
+                          double tol, mlls_decomp *dec)
+{
+    int primal_form;
+    return mlls_decompose_data(X, mu, Yc, m, tol, 0.0, 0, dec, &primal_form);
+}
+
+/* Dual form (kernels, and a sparse X with d > n): eigendecomposition of the
+ * centred n x n Gram matrix K (destroyed), P = diag(s) U1'Yc. */
+int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
+                        mlls_decomp *dec)
+{
+    double *all = (double *) R_alloc((size_t) n + 1, sizeof(double));
+    int status = decompose_gram(n, K, tol, dec, all);
+    if (status != MLLS_OK) return status;
+    dual_P(n, Yc, m, dec);
     return MLLS_OK;
 }
 
@@ -174,16 +268,39 @@ int mlls_tspace(int t, int m, int r, double n, const double *s, const double *P,
     return mlls_tspace_pp(t, m, r, n, s, P, NULL, 0, alpha, beta, G, T, V, r_used);
 }
 
-int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double *P,
+int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const double *P_in,
                    const double *PPt, int fast, double alpha, double beta, double *G,
                    double *T, double *V, int *r_used)
 {
     int status = MLLS_OK;
+    /* Scale invariance: with (s, P, alpha, beta) divided by (c, c, c^2, c^2),
+     * Theta is unchanged and T, V are multiplied by c.  A power of two c near
+     * max(s_1 / sqrt(n), sqrt(beta)) keeps every a_i = s_i^2/n + beta below
+     * about 2, so that nothing overflows for huge data or beta, or underflows
+     * for tiny data; the answer is scaled back at the end (exactly). */
+    double c = 1.0, big = t > 0 ? s_in[0] / sqrt(n) : 0.0;
+    if (R_FINITE(beta) && sqrt(beta) > big) big = sqrt(beta);
+    if (big > 0.0 && R_FINITE(big)) {
+        int ex;
+        frexp(big, &ex);
+        c = ldexp(1.0, ex);
+    }
+    double *s = (double *) R_alloc((size_t) t + 1, sizeof(double));
+    double *P = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
+    for (int i = 0; i < t; i++) s[i] = s_in[i] / c;
+    for (size_t i = 0; i < (size_t) t * m; i++) P[i] = P_in[i] / c;
+    alpha = alpha / c / c;
+    beta = beta / c / c;
+
     int alpha_inf = !R_FINITE(alpha), beta_inf = !R_FINITE(beta);
     double *a = (double *) R_alloc((size_t) t + 1, sizeof(double));
     double *e = (double *) R_alloc((size_t) t + 1, sizeof(double));
     double *D = (double *) R_alloc((size_t) t + 1, sizeof(double));
+    double emax = 0.0, dmax = 0.0;
 
+    /* e and D matter only up to a common factor (the singular vectors of C,
+     * the Q factor of diag(D) P2): two square roots, not the root of a
+     * product that can overflow, then divided by their largest entries. */
     for (int i = 0; i < t; i++) {
         a[i] = s[i] * s[i] / n + beta;
         double b = a[i] + alpha;
@@ -194,9 +311,15 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double 
             e[i] = 1.0 / sqrt(a[i]);
             D[i] = e[i];
         } else {
-            e[i] = 1.0 / sqrt(a[i] * b);
-            D[i] = sqrt(b / a[i]);
+            e[i] = (1.0 / sqrt(a[i])) * (1.0 / sqrt(b));
+            D[i] = sqrt(b) / sqrt(a[i]);
         }
+        if (e[i] > emax) emax = e[i];
+        if (D[i] > dmax) dmax = D[i];
+    }
+    for (int i = 0; i < t; i++) {
+        if (R_FINITE(emax) && emax > 0.0) e[i] /= emax;
+        if (R_FINITE(dmax) && dmax > 0.0) D[i] /= dmax;
     }
     r = mlls_theta(t, m, r, P, PPt, fast, e, D, G, &status);
     *r_used = r;
@@ -242,6 +365,7 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s, const double 
             gemm('N', 'N', t, m, r, 1.0, Gs, t, W, r, 1.0, T, t);
         }
     }
+    for (size_t i = 0; i < (size_t) t * m; i++) T[i] /= c;
     if (V) gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, V, r);  /* NULL: not wanted */
     return MLLS_OK;
 }

@@ -11,17 +11,37 @@
 #define MLLS_ERR_QR -2
 #define MLLS_ERR_CHOL -3
 #define MLLS_ERR_EIGEN -4
+#define MLLS_ERR_OVERFLOW -5  /* the Gram or kernel matrix holds Inf or NaN */
 
 /* The decomposition of the centred data, Xc = U1 diag(s) V1', that every
  * (alpha, beta) shares: s, the basis (V1, d x t, in the primal form; U1,
- * n x t, in the dual form) and P = diag(s) U1'Yc = V1'Xc'Yc (t x m). */
+ * n x t, in the dual form) and P = diag(s) U1'Yc = V1'Xc'Yc (t x m).
+ * The primal form of a dense X is the thin SVD of Xc itself (accurate to
+ * eps * s_max); the dual form and a sparse X go through the Gram matrix
+ * (eigenvalues accurate to eps * s_max^2).  `lowest` is the smallest
+ * eigenvalue of the Gram (or kernel) matrix over the largest in absolute
+ * value: clearly negative for a kernel that is not positive semi-definite
+ * (0 for the SVD route). */
 typedef struct {
     int t, p;       /* rank, rows of the basis */
     double *s;      /* t */
     double *basis;  /* p x t */
     double *P;      /* t x m */
+    double lowest;  /* see above */
+    int direct;     /* 1: the thin SVD of a dense Xc; 0: a Gram matrix */
+    double cond;    /* (s_1^2 + n b) / sqrt(s_k^2 (s_k^2 + n b)), b = beta_min, from
+                     * the Gram route of mlls_decompose_data(), k = min(n - 1, d):
+                     * eps * cond estimates its error in U; 0 if unknown */
 } mlls_decomp;
 
+/* The decomposition of the data X (centred, or centred implicitly by mu when
+ * sparse) for penalties beta >= beta_min: through the Gram matrix (n x n when
+ * dual, else d x d); a dense X whose Gram route would lose accuracy (see
+ * MLLS_GRAM_MAX_COND in mlls_core.c) is decomposed directly by a thin SVD,
+ * in the primal form.  *primal_form says which form dec has. */
+int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc, int m,
+                        double tol, double beta_min, int dual, mlls_decomp *dec,
+                        int *primal_form);
 int mlls_decompose_primal(const mlss_mat *X, const double *mu, const double *Yc, int m,
                           double tol, mlls_decomp *dec);
 int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,

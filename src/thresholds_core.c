@@ -5,7 +5,13 @@
  * points with equal F1 the highest threshold (fewest predicted positives)
  * wins.  A label without positives gets +Inf (never predicted, F1 = 1 as
  * nothing is predicted and nothing is missed); one without negatives -Inf.
- * Cutting below every score gives -Inf (always predicted). */
+ * Cutting below every score gives -Inf (always predicted).
+ *
+ * Infinite scores: a cut next to +Inf, or between two adjacent doubles whose
+ * midpoint rounds to the upper one, is the lower score itself (the midpoint
+ * would not separate them); a score of -Inf is never above a threshold, so
+ * "always predicted" is not on offer when one is present, and each F1 is
+ * that of the predictions the threshold really makes. */
 #include <R.h>
 #include <R_ext/Utils.h>
 #include "thresholds_core.h"
@@ -25,9 +31,15 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
         ntot++;
         npos += (y[i] != 0);
     }
+    int ninf = 0;  /* scores of -Inf (the last in the sorted order) */
+    for (int k = n - 1; k >= 0 && s_sorted[k] == R_NegInf; k--)
+        if (!(group && group[order[k]] == skip_group)) ninf++;
     *best_f1 = 1.0;
     if (npos == 0) return R_PosInf;
-    if (npos == ntot) return R_NegInf;
+    if (npos == ntot) {
+        *best_f1 = 2.0 * (ntot - ninf) / (double) (ntot - ninf + npos);
+        return R_NegInf;
+    }
     double best = -1.0, threshold = R_NegInf, prev = 0.0;
     for (int k = 0; k < n; k++) {
         int i = order[k];
@@ -37,6 +49,7 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
             if (f1 > best) {
                 best = f1;
                 threshold = prev / 2.0 + s_sorted[k] / 2.0;
+                if (!(threshold < prev)) threshold = s_sorted[k];
             }
         }
         count++;
@@ -44,7 +57,7 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
         prev = s_sorted[k];
     }
     double f1_all = 2.0 * tp / (double) (ntot + npos);  /* everything predicted */
-    if (f1_all > best) {
+    if (ninf == 0 && f1_all > best) {
         best = f1_all;
         threshold = R_NegInf;
     }
