@@ -105,8 +105,8 @@ read_mulan <- function(arff, xml = NULL, labels = NULL, test = NULL, sparse = NU
     spec <- list(names = read_mulan_xml(xml), source = paste0("'", xml, "'"))
   } else if (is.character(labels) && length(labels) > 0 && !anyNA(labels)) {
     spec <- list(names = labels, source = "'labels'")
-  } else if (is.numeric(labels) && length(labels) == 1 && !is.na(labels) &&
-             labels >= 1 && labels == round(labels)) {
+  } else if (is.numeric(labels) && length(labels) == 1 && is.finite(labels) &&
+             labels >= 1 && labels == round(labels) && labels <= .Machine$integer.max) {
     spec <- list(last = as.integer(labels))
   } else if (is.null(labels)) {
     stop_arg("say which attributes are labels: 'xml', the Mulan XML file that names ",
@@ -292,12 +292,14 @@ rows_labels <- function(rows, labels, ids = seq_along(labels) - 1L) {
 read_file_bytes <- function(file, arg) {
   if (!is.character(file) || length(file) != 1 || is.na(file))
     stop_arg("'", arg, "' must be the name of a file")
-  if (!file.exists(file) || dir.exists(file))
+  if (!file.exists(file))
     stop_arg("'", arg, "': the file '", file, "' does not exist")
+  if (dir.exists(file))
+    stop_arg("'", arg, "': '", file, "' is a directory, not a file")
   size <- file.size(file)
   magic <- readBin(file, "raw", 6L)
   compressed <- (length(magic) >= 2 && all(magic[1:2] == as.raw(c(0x1f, 0x8b)))) ||
-    (length(magic) >= 3 && rawToChar(magic[1:3]) == "BZh") ||
+    (length(magic) >= 3 && all(magic[1:3] == charToRaw("BZh"))) ||
     (length(magic) >= 6 && all(magic == as.raw(c(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00))))
   if (!compressed) return(readBin(file, "raw", size))
   con <- gzfile(file, "rb")

@@ -58,7 +58,7 @@ read_libsvm_ml <- function(file, n_features = NULL, labels = NULL, zero_based = 
              " is not in 'labels'")
   }
   first <- if (zero_based) 0L else 1L
-  x <- rows_features(rows, paste0("f", seq_len(res$ncol) - 1L + first))
+  x <- rows_features(rows, sprintf("f%d", seq_len(res$ncol) - 1L + first))
   y <- rows_labels(rows, as.character(ids), ids)
   if (is.null(name)) name <- sub("\\.[^.]*$", "", sub("\\.(gz|bz2|xz)$", "", basename(file)))
   new_mlss_data(x, y, name = name)
