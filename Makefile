@@ -59,17 +59,17 @@ valgrind: install
 # not instrumented, so the runtime is preloaded and leak detection is off
 # (valgrind covers leaks).  The first report stops R (halt_on_error, and
 # -fno-sanitize-recover for UBSan), so it fails the run whatever the tests say.
-SAN_LIB := /tmp/mlss-sanitizers
 SAN_ENV := ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 sanitizers:
 	rm -f src/*.o src/*.so
-	mkdir -p $(SAN_LIB)
-	printf 'CFLAGS = -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined\nLDFLAGS = -fsanitize=address,undefined\n' > $(SAN_LIB)/Makevars
-	R_MAKEVARS_USER=$(SAN_LIB)/Makevars $(R) CMD INSTALL --no-test-load --library=$(SAN_LIB) .
-	rm -f src/*.o src/*.so
+	lib=$$(mktemp -d /tmp/mlss-sanitizers.XXXXXX) && \
+	printf 'CFLAGS = -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined\nLDFLAGS = -fsanitize=address,undefined\n' > $$lib/Makevars && \
+	R_MAKEVARS_USER=$$lib/Makevars $(R) CMD INSTALL --no-test-load --library=$$lib . && \
+	rm -f src/*.o src/*.so && \
 	cd tests && LD_PRELOAD=$$(gcc -print-file-name=libasan.so) $(SAN_ENV) \
-	  R_LIBS=$(SAN_LIB) $(RSCRIPT) -e "testthat::test_dir('testthat', package = 'mlss', load_package = 'installed', stop_on_failure = TRUE)"
+	  R_LIBS=$$lib $(RSCRIPT) -e "testthat::test_dir('testthat', package = 'mlss', load_package = 'installed', stop_on_failure = TRUE)"; \
+	status=$$?; rm -rf $$lib; exit $$status
 
 # The file readers under libFuzzer, FUZZ_SECONDS per format (tools/fuzz).
 FUZZ_SECONDS ?= 60

@@ -314,7 +314,7 @@ read_file_bytes <- function(file, arg) {
 }
 
 # The message for a parse status of the C readers (codes of src/textparse.h).
-parse_stop <- function(st, file, attr_names = NULL, format = "arff") {
+parse_stop <- function(st, file, attr_names = NULL, format = "arff", hint_n_features = FALSE) {
   at <- paste0(file, ":", format(st$line, scientific = FALSE), ": ")
   tok <- paste0("'", st$token, "'")
   attr <- if (!is.null(attr_names) && st$attr >= 0 && st$attr < length(attr_names))
@@ -336,7 +336,9 @@ parse_stop <- function(st, file, attr_names = NULL, format = "arff") {
     "9" = if (format == "arff")
       paste0(at, "index ", st$attr, " out of range in a sparse row: the header declares ",
              nattr, " attributes, indices 0 to ", nattr - 1)
-    else paste0(at, "feature index ", st$attr, " out of range"),
+    else paste0(at, "feature index ", st$attr, " out of range",
+                if (isTRUE(hint_n_features)) paste0(": without 'n_features', indices ",
+                                                    "above 2^24 are refused as a likely error")),
     "10" = if (format == "arff")
       paste0(at, "index ", st$attr, " appears twice in a sparse row")
     else paste0(at, "feature index ", st$attr, " does not increase along the line"),

@@ -97,3 +97,12 @@ test_that("read_mulan(labels = Inf) and a directory are refused by name", {
   expect_error(read_mulan(f, labels = Inf), "'labels' must be")
   expect_error(read_mulan(tempdir(), labels = 1), "'arff': .* is a directory")
 })
+
+test_that("a huge LIBSVM feature index is refused without n_features (found by fuzz_libsvm)", {
+  # "100000444:445" made a matrix of 10^8 columns and as many names: minutes
+  f <- text_file(c("1 11:4", "1 100000444:445"), ext = ".svm")
+  expect_error(read_libsvm_ml(f, zero_based = TRUE),
+               "feature index 100000444 out of range: without 'n_features', indices above 2\\^24")
+  f <- text_file("1 16777217:1", ext = ".svm")  # column 2^24 + 1: one too many
+  expect_error(read_libsvm_ml(f), "out of range")
+})

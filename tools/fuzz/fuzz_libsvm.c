@@ -28,6 +28,7 @@ static void read_libsvm(const char *buf, size_t len, int first_index, int max_co
             fuzz_assert(rs.col.v[k] >= 0 && rs.col.v[k] < d &&
                         (k == rs.rowptr.v[r] || rs.col.v[k] > rs.col.v[k - 1]));
     fuzz_assert(rs.rowptr.v[n] == (int) rs.col.n);
+    fuzz_assert(max_col >= 0 || d <= LIBSVM_AUTO_MAX_COL);
     if (d > (32 << 20)) return;  /* R: cannot allocate the column pointers, an error */
     int *p = malloc(sizeof(int) * ((size_t) d + 1));
     int *i = malloc(sizeof(int) * (rs.col.n + 1));
