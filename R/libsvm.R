@@ -51,7 +51,8 @@ read_libsvm_ml <- function(file, n_features = NULL, labels = NULL, zero_based = 
                if (is.null(n_features)) NA_integer_ else as.integer(n_features),
                sparse, max_sparse_density)
   if (res$status$code != 0)
-    parse_stop(res$status, file, format = "libsvm", hint_n_features = is.null(n_features))
+    parse_stop(res$status, file, format = "libsvm",
+               hint_n_features = is.null(n_features) && res$status$attr >= 2^24)
   rows <- res$rows
   ids <- if (is.null(labels)) sort(unique(rows$pos_label)) else labels
   unknown <- which(!rows$pos_label %in% ids)
