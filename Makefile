@@ -44,15 +44,15 @@ document:
 # The test suite under valgrind's memcheck, on the installed package: any
 # memory error, or a block definitely lost, fails it.  VALGRIND_TESTS names
 # test files ("arff mlls" for test-arff.R and test-mlls.R; CI runs the
-# native-heavy ones, see .ci/run), the whole suite when empty.  R itself
-# reports nothing under memcheck here (no suppressions needed); add
+# native-heavy ones, see .ci/run), the whole suite when empty.
+# tools/valgrind.supp holds R's own leaks (PCRE2 on an error); add
 # VALGRIND_OPTS=--track-origins=yes to find where an uninitialised value came
 # from (twice as slow).
 VALGRIND_TESTS ?=
 VALGRIND_OPTS  ?=
 valgrind: install
 	cd tests/testthat && R_LIBS="$(CURDIR)/$(LIB)" $(R) --vanilla \
-	  -d "valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite $(VALGRIND_OPTS)" \
+	  -d "valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --suppressions=$(CURDIR)/tools/valgrind.supp $(VALGRIND_OPTS)" \
 	  -f ../../tools/valgrind-tests.R --args $(VALGRIND_TESTS)
 
 # The test suite on a build with AddressSanitizer and UBSan (gcc): R itself is
