@@ -111,8 +111,8 @@ read_mulan <- function(arff, xml = NULL, labels = NULL, test = NULL, sparse = NU
     spec <- list(names = read_mulan_xml(xml), source = paste0("'", xml, "'"))
   } else if (is.character(labels) && length(labels) > 0 && !anyNA(labels)) {
     spec <- list(names = labels, source = "'labels'")
-  } else if (is.numeric(labels) && length(labels) == 1 && !is.na(labels) &&
-             labels >= 1 && labels == round(labels)) {
+  } else if (is.numeric(labels) && length(labels) == 1 && is.finite(labels) &&
+             labels >= 1 && labels == round(labels) && labels <= .Machine$integer.max) {
     spec <- list(last = as.integer(labels))
   } else if (is.null(labels)) {
     stop_arg("say which attributes are labels: 'xml', the Mulan XML file that names ",
@@ -355,12 +355,14 @@ rows_labels <- function(rows, labels, ids = seq_along(labels) - 1L) {
 read_file_bytes <- function(file, arg) {
   if (!is.character(file) || length(file) != 1 || is.na(file))
     stop_arg("'", arg, "' must be the name of a file")
-  if (!file.exists(file) || dir.exists(file))
+  if (!file.exists(file))
     stop_arg("'", arg, "': the file '", file, "' does not exist")
+  if (dir.exists(file))
+    stop_arg("'", arg, "': '", file, "' is a directory, not a file")
   size <- file.size(file)
   magic <- readBin(file, "raw", 6L)
   compressed <- (length(magic) >= 2 && all(magic[1:2] == as.raw(c(0x1f, 0x8b)))) ||
-    (length(magic) >= 3 && rawToChar(magic[1:3]) == "BZh") ||
+    (length(magic) >= 3 && all(magic[1:3] == charToRaw("BZh"))) ||
     (length(magic) >= 6 && all(magic == as.raw(c(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00))))
   if (!compressed) return(readBin(file, "raw", size))
   con <- gzfile(file, "rb")
@@ -375,7 +377,7 @@ read_file_bytes <- function(file, arg) {
 }
 
 # The message for a parse status of the C readers (codes of src/textparse.h).
-parse_stop <- function(st, file, attr_names = NULL, format = "arff") {
+parse_stop <- function(st, file, attr_names = NULL, format = "arff", hint_n_features = FALSE) {
   at <- paste0(file, ":", format(st$line, scientific = FALSE), ": ")
   tok <- paste0("'", st$token, "'")
   attr <- if (!is.null(attr_names) && st$attr >= 0 && st$attr < length(attr_names))
@@ -397,7 +399,9 @@ parse_stop <- function(st, file, attr_names = NULL, format = "arff") {
     "9" = if (format == "arff")
       paste0(at, "index ", st$attr, " out of range in a sparse row: the header declares ",
              nattr, " attributes, indices 0 to ", nattr - 1)
-    else paste0(at, "feature index ", st$attr, " out of range"),
+    else paste0(at, "feature index ", st$attr, " out of range",
+                if (isTRUE(hint_n_features)) paste0(": without 'n_features', indices ",
+                                                    "above 2^24 are refused as a likely error")),
     "10" = if (format == "arff")
       paste0(at, "index ", st$attr, " appears twice in a sparse row")
     else paste0(at, "feature index ", st$attr, " does not increase along the line"),

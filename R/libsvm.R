@@ -11,7 +11,9 @@
 #'
 #' @param file Path of the file.
 #' @param n_features The number of features, when the file does not use the
-#'   last one; by default the largest index read.
+#'   last one; by default the largest index read (at most 2^24 = 16777216:
+#'   a larger index is taken for an error in the file unless `n_features`
+#'   says so).
 #' @param labels All the label ids, in the order wanted for the columns of
 #'   `y` (labels without positives included); by default the ids read,
 #'   sorted.  A label read that is not among them is an error.
@@ -48,7 +50,9 @@ read_libsvm_ml <- function(file, n_features = NULL, labels = NULL, zero_based = 
   res <- .Call(C_libsvm_read_rows, bytes, as.integer(!zero_based),
                if (is.null(n_features)) NA_integer_ else as.integer(n_features),
                sparse, max_sparse_density)
-  if (res$status$code != 0) parse_stop(res$status, file, format = "libsvm")
+  if (res$status$code != 0)
+    parse_stop(res$status, file, format = "libsvm",
+               hint_n_features = is.null(n_features) && res$status$attr >= 2^24)
   rows <- res$rows
   ids <- if (is.null(labels)) sort(unique(rows$pos_label)) else labels
   unknown <- which(!rows$pos_label %in% ids)
@@ -58,7 +62,7 @@ read_libsvm_ml <- function(file, n_features = NULL, labels = NULL, zero_based = 
              " is not in 'labels'")
   }
   first <- if (zero_based) 0L else 1L
-  x <- rows_features(rows, paste0("f", seq_len(res$ncol) - 1L + first))
+  x <- rows_features(rows, sprintf("f%d", seq_len(res$ncol) - 1L + first))
   y <- rows_labels(rows, as.character(ids), ids)
   if (is.null(name)) name <- sub("\\.[^.]*$", "", sub("\\.(gz|bz2|xz)$", "", basename(file)))
   new_mlss_data(x, y, name = name)

@@ -87,7 +87,7 @@ int libsvm_read(const char *buf, size_t len, int first_index, int max_col,
                 return st->code;
             }
             long long col = idx - first_index;
-            if (col < 0 || col >= (max_col >= 0 ? max_col : INT_MAX)) {
+            if (col < 0 || col >= (max_col >= 0 ? max_col : LIBSVM_AUTO_MAX_COL)) {
                 parse_fail(st, PARSE_ERR_INDEX, line, idx, p, (size_t) (e - p));
                 return st->code;
             }
