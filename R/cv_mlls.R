@@ -122,7 +122,10 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   method <- match.arg(method)
   xy <- ml_xy(x, y)
   d <- mlls_inputs(xy$x, xy$y, NULL, intercept, kernel)
-  rs <- if (is.null(r)) d$r else vapply(r, check_rank, 0L, m = ncol(d$y))
+  # several r: each checked, and none above the number of labels (the rank of
+  # X'Y cannot be larger; the refit says so for the chosen one)
+  rs <- if (is.null(r)) d$r else
+    unique(vapply(r, function(v) as.integer(min(check_rank(v, ncol(d$y)), ncol(d$y))), 0L))
   axes <- mlls_grid_axes(alpha, beta, sort(unique(rs)))
   warn_constant_labels(d$y)
   foldid <- cv_foldid(d$y, nfolds, foldid)

@@ -141,7 +141,7 @@ test_that("r as a third axis of the grid", {
 
 test_that("alpha without effect, ties, undefined measures and constant folds are said", {
   p <- engine_problem(40, 3, 6, seed = 19)
-  expect_message(cv <- cv_mlls(p$X, p$Y, alpha = c(0, 1, 100), beta = 1, nfolds = 2,
+  expect_message(cv <- cv_mlls(p$X, p$Y, alpha = c(0, 1, 100), beta = 1, nfolds = 2, r = 5,
                                progress = FALSE),
                  "alpha has no effect")
   expect_lt(max(abs(cv$cvfold[1, ] - cv$cvfold[3, ])), 1e-12)

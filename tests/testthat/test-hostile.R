@@ -83,8 +83,11 @@ ys <- list(
                                   err = "the label names in 'y' are not unique"),
   "no label names" = list(y = unname(Y)),
   "zero label columns" = list(y = Y[, 0], err = "'y' has no label columns"),
-  "a character matrix" = list(y = matrix(as.character(Y), n), err = "'y' must be a logical, 0/1 or -1/\\+1"),
-  "a factor" = list(y = factor(Y[, 1]), err = "'y' must be a logical, 0/1 or -1/\\+1"),
+  # "TRUE"/"FALSE" text and two-level factors are labels (as_labels()'s rule)
+  "a character matrix of TRUE/FALSE" = list(y = matrix(as.character(Y), n)),
+  "a character matrix" = list(y = matrix("a", n, 3), err = "label column .* of 'y' must have the values 0 and 1"),
+  "a factor of three levels" = list(y = factor(rep(c("a", "b", "c"), length.out = n)),
+                                    err = "a label factor needs two levels"),
   "a list" = list(y = as.list(as.data.frame(Y)), err = "'y' must be a logical, 0/1 or -1/\\+1"),
   "a function" = list(y = function(x) x, err = "'y' must be a logical, 0/1 or -1/\\+1"),
   "a character column" = list(y = data.frame(Y, s = "a"), err = "label column 's' of 'y'"),
@@ -141,6 +144,13 @@ hyper <- list(
     "alpha = beta = Inf" = list(quote(mlls(X, Y, alpha = Inf, beta = Inf)), "'alpha' and 'beta' cannot both be Inf"),
     "alpha = Inf" = list(quote(mlls(X, Y, alpha = Inf, beta = 0.1)), fitted),
     "beta = Inf" = list(quote(mlls(X, Y, alpha = 1, beta = Inf)), fitted),
+    "r = 1e9" = list(quote(suppressMessages(mlls(X, Y, alpha = 1, beta = 0.1, r = 1e9))),
+                     function(f) f$r == 3),
+    "r = Inf" = list(quote(suppressMessages(mlls(X, Y, alpha = 1, beta = 0.1, r = Inf))),
+                     function(f) f$r == 3),
+    "tol = NaN" = list(quote(mlls(X, Y, alpha = 1, beta = 0.1, tol = NaN)), "'tol' must be a number"),
+    "poly degree 1e6" = list(quote(mlls(X, Y, alpha = 1, beta = 0.1, kernel = "poly", degree = 1e6)),
+                             "the poly kernel matrix overflows"),
     "alpha = beta = 0" = list(quote(mlls(X, Y, alpha = 0, beta = 0)), fitted),
     "alpha = beta = 1e308" = list(quote(mlls(X, Y, alpha = 1e308, beta = 1e308)), fitted),
     "beta subnormal" = list(quote(mlls(X, Y, alpha = 0, beta = 1e-320)), fitted),
@@ -168,6 +178,8 @@ hyper <- list(
     "foldid too short" = list(quote(cv_mlls(X, Y, alpha = 1, beta = 1, foldid = rep(1:2, 5))), "'foldid' must hold one whole fold number per row"),
     "foldid fractional" = list(quote(cv_mlls(X, Y, alpha = 1, beta = 1, foldid = rep(c(1.5, 2, 3), 4))), "'foldid' must hold one whole fold number per row"),
     "foldid a factor" = list(quote(cv_mlls(X, Y, alpha = 1, beta = 1, foldid = factor(rep(c("a", "b", "c"), 4)))), "'foldid' must hold one whole fold number per row"),
+    "r = 1e9" = list(quote(suppressMessages(cv_mlls(X, Y, alpha = 1, beta = 1, nfolds = 3, r = 1e9,
+                                                    progress = FALSE))), function(f) f$r == 3),
     "alpha grid < 0" = list(quote(cv_mlls(X, Y, alpha = c(-1, 1), beta = 1, nfolds = 3)), "'alpha' must be a vector of numbers >= 0"),
     "alpha grid NA" = list(quote(cv_mlls(X, Y, alpha = c(NA, 1), beta = 1, nfolds = 3)), "'alpha' must be a vector of numbers >= 0"),
     "alpha grid empty" = list(quote(cv_mlls(X, Y, alpha = numeric(), beta = 1, nfolds = 3)), "'alpha' must be a vector of numbers >= 0"),
@@ -223,13 +235,13 @@ hyper <- list(
     "a character matrix" = list(quote(kernel_matrix(matrix("a", 2, 2))), "'x' must be a numeric matrix")
   ),
   ml_metrics = list(
-    "NA in score" = list(quote(ml_metrics(Y, score = replace(X[, 1:3], 1, NA))), "'score' contains NA"),
-    "score with too many columns" = list(quote(ml_metrics(Y, score = X)), "'score' must be 12 x 3, like 'y'"),
-    "score with a row fewer" = list(quote(ml_metrics(Y, score = X[-1, 1:3])), "'score' must be 12 x 3, like 'y'"),
+    "NA in score" = list(quote(ml_metrics(Y, score = replace(unname(X[, 1:3]), 1, NA))), "'score' contains NA"),
+    "score with too many columns" = list(quote(ml_metrics(Y, score = unname(X))), "'score' must be 12 x 3, like 'y'"),
+    "score with a row fewer" = list(quote(ml_metrics(Y, score = unname(X[-1, 1:3]))), "'score' must be 12 x 3, like 'y'"),
     "score a character matrix" = list(quote(ml_metrics(Y, score = matrix("a", 12, 3))), "'score' must be a numeric matrix"),
-    "Inf in score" = list(quote(ml_metrics(Y, score = replace(X[, 1:3], 1, Inf))), fitted),
+    "Inf in score" = list(quote(ml_metrics(Y, score = replace(unname(X[, 1:3]), 1, Inf))), fitted),
     "NA in pred" = list(quote(ml_metrics(Y, pred = replace(Y, 1, NA))), "'pred' contains NA"),
-    "pred with a column fewer" = list(quote(ml_metrics(Y, pred = Y[, 1:2])), "'pred' must have 3 columns"),
+    "pred with a column fewer" = list(quote(ml_metrics(Y, pred = unname(Y[, 1:2]))), "'pred' must have 3 columns"),
     "NA in y" = list(quote(ml_metrics(replace(Y, 1, NA), pred = Y)), "'y' contains NA"),
     "NA in prob" = list(quote(ml_metrics(Y, prob = c(NA, rep(0.5, 11)))), "'prob' must hold one probability in \\[0, 1\\]"),
     "prob > 1" = list(quote(ml_metrics(Y, prob = rep(2, 12))), "'prob' must hold one probability in \\[0, 1\\]"),
@@ -239,7 +251,7 @@ hyper <- list(
     "a measure without its input" = list(quote(ml_metrics(Y, pred = Y, measures = "macro_auc")), "measure 'macro_auc' needs 'score'"),
     # documented: a label without positives has no AUC; macro_auc is NaN when no label has one
     "all labels constant" = list(quote(ml_metrics(Y & FALSE, pred = Y & FALSE, measures = c("macro_f1", "macro_auc", "hamming_loss"),
-                                                  score = X[, 1:3])),
+                                                  score = unname(X[, 1:3]))),
                                  function(m) is.nan(m$macro_auc) && m$macro_f1 == 1 && m$hamming_loss == 0)
   ),
   f1_thresholds = list(
@@ -262,7 +274,7 @@ hyper <- list(
     "an unknown measure" = list(quote(ml_compare(X, Y, methods = list(m = function(x, y) mlls(x, y, alpha = 1, beta = 1)),
                                                  nfolds = 3, measures = "foo")), "unknown measure 'foo'"),
     "NA in x" = list(quote(ml_compare(replace(X, 1, NA), Y, methods = list(m = function(x, y) mlls(x, y, alpha = 1, beta = 1)),
-                                      nfolds = 3)), "'x' contains NA"),
+                                      nfolds = 3)), "method 'm' failed on fold 1 of 3: '(x|newx)' contains NA"),
     "NA in y" = list(quote(ml_compare(X, replace(Y, 1, NA), methods = list(m = function(x, y) mlls(x, y, alpha = 1, beta = 1)),
                                       nfolds = 3)), "'y' contains NA")
   ),
@@ -364,10 +376,10 @@ newxs <- list(
   "fewer columns" = list(X[, 1:3], "'newx' has 3 columns but the model was fitted on 4"),
   "more columns" = list(cbind(X, z = 1), "'newx' has 5 columns but the model was fitted on 4"),
   "other column names" = list(`colnames<-`(X, paste0("g", 1:4)), "the column names of 'newx' differ from the training features"),
-  "NA" = list(replace(X, 2, NA), "'newx' contains NA, NaN or infinite values"),
+  "NA" = list(replace(X, 2, NA), "'newx' contains NA in 1 row\\(s\\) \\(the first is row 2\\)"),
   "Inf" = list(replace(X, 2, -Inf), "'newx' contains NA, NaN or infinite values"),
   "zero rows" = list(X[0, ], "'newx' has no rows"),
-  "a vector" = list(X[1, ], "'newx' has 1 columns but the model was fitted on 4"),
+  "a vector" = list(X[1, ], "'newx' is a vector, not a matrix with the model's 4 columns"),
   "a character matrix" = list(matrix("a", 2, 4), "'newx' must be a numeric matrix"),
   "a list" = list(list(1, 2), "'newx' must be a numeric matrix"),
   # documented: columns are matched by name when both sides have names
@@ -428,18 +440,6 @@ for (cs in hostile) local({
 # move into the table above once fixed.  Kept as quoted calls so that the
 # reproduction is exact.
 known_failures <- list(
-  # R/input.R check_rank(): a huge r passes and C is asked for a d x r
-  # workspace: "cannot allocate vector of size 29.8 Gb", no argument named
-  "mlls(r = 1e9)" = quote(mlls(X, Y, alpha = 1, beta = 0.1, r = 1e9)),
-  "cv_mlls(r = 1e9)" = quote(cv_mlls(X, Y, alpha = 1, beta = 1, nfolds = 3, r = 1e9)),
-  # check_rank(): r = Inf passes (Inf == round(Inf)); as.integer() warns and C
-  # says "mlls: invalid r, alpha or beta"
-  "mlls(r = Inf)" = quote(mlls(X, Y, alpha = 1, beta = 0.1, r = Inf)),
-  # check_tol(): tol = NaN gives "missing value where TRUE/FALSE needed"
-  "mlls(tol = NaN)" = quote(mlls(X, Y, alpha = 1, beta = 0.1, tol = NaN)),
-  # R/kernel.R: a huge polynomial degree overflows the kernel to Inf and the
-  # fit holds NaN (silently)
-  "mlls(kernel = 'poly', degree = 1e6)" = quote(mlls(X, Y, alpha = 1, beta = 0.1, kernel = "poly", degree = 1e6)),
   # match.arg() errors name 'arg', not the argument: "'arg' should be one of ..."
   "mlls(method = 'foo')" = quote(mlls(X, Y, alpha = 1, beta = 0.1, method = "foo")),
   "predict(type = 'foo')" = quote(predict(mlls(X, Y, alpha = 1, beta = 0.1), X, type = "foo")),

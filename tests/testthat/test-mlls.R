@@ -135,11 +135,17 @@ test_that("large beta gives the eigenvectors of X'YY'X", {
   expect_lt(max(abs(big$U)), 1e-8)
 })
 
-test_that("r defaults to 5 floor((m - 1) / 5) and is capped at the rank, with a message", {
+test_that("r defaults to half the rank of X'Y, at most 5 floor((m - 1) / 5), and is capped at the rank, with a message", {
+  # q = min(d, m, n - 1): half of it, rounded up, at most the papers' default
   p <- random_problem(60, 15, 12, seed = 11)
-  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$r, 10L)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$r, 6L)         # q = 12
+  expect_identical(mlls(p$X[, 1:5], p$Y, alpha = 1, beta = 1)$r, 3L)  # q = 5 (d)
+  expect_identical(mlls(p$X[1:4, ], p$Y[1:4, ], alpha = 1, beta = 1)$r, 2L)  # q = 3 (n - 1)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1, intercept = FALSE)$r, 6L)
+  expect_identical(suppressMessages(mlls(p$X, p$Y[, 1:7], alpha = 1, beta = 1))$r, 4L)
+  expect_identical(mlls(p$X, p$Y[, 1:6], alpha = 1, beta = 1)$r, 3L)
   p <- random_problem(60, 15, 3, seed = 11)
-  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$r, 1L)
+  expect_identical(mlls(p$X, p$Y, alpha = 1, beta = 1)$r, 1L)         # the papers' 1
   expect_message(fit <- mlls(p$X, p$Y, alpha = 1, beta = 1, r = 5), "using r = 3")
   expect_identical(fit$r, 3L)
   expect_identical(dim(fit$Theta), c(3L, 15L))
