@@ -191,8 +191,7 @@ test_that("as.data.frame(), summary() and the plots", {
                list(beta = c(0, 0.01, 1)), nfolds = 3, progress = FALSE)
   expect_s3_class(one, "ml_cv")
   expect_identical(names(one$cvm), c("0", "0.01", "1"))
-  f <- tempfile(fileext = ".png")
-  grDevices::png(f)
+  grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(one), one)
   three <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 1), r = c(1, 2), nfolds = 3,
