@@ -185,41 +185,52 @@ void center_gram(int n, double *K)
         for (int i = 0; i < n; i++) K[IDX(i, j, n)] += g - rm[i] - rm[j];
 }
 
-/* Eigendecomposition of the symmetric p x p matrix A (upper triangle used,
- * A destroyed).  The t eigenpairs with value > reltol * (largest |eigenvalue|)
- * come back in decreasing order in values[0..t-1] and the first t columns of
- * vectors (p x p).  The cut-off is relative to the largest eigenvalue in
- * absolute value, so that an indefinite matrix does not keep noise: `all`
- * (if not NULL, length p) receives every eigenvalue in decreasing order, to
- * detect one and to judge the conditioning.  Returns
+/* LAPACK's dsyevr on the symmetric p x p matrix A (upper triangle used, A
+ * destroyed): the eigenvalues il..iu (1-based, in increasing order; il = 1,
+ * iu = p for all of them) into w (length p) and, unless z is NULL, their
+ * eigenvectors into z (p x (iu - il + 1)).  Returns LAPACK's info,
  * LINALG_NOT_FINITE for an input with Inf or NaN (dsyevr then returns no
- * eigenvalue and info = 0), LINALG_INCOMPLETE if fewer than p were found. */
-int sym_eigen_range(int p, double *A, double reltol, int *t, double *values,
-                    double *vectors, double *all)
+ * eigenvalue and info = 0), LINALG_INCOMPLETE if fewer were found. */
+static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
 {
-    int info = 0, m = 0, lwork = -1, liwork = -1, iwq = 0, il = 0, iu = 0;
-    double vl = 0.0, vu = 0.0, abstol = 0.0, wq = 0.0;
-    *t = 0;
-    if (p == 0) return 0;
+    int info = 0, found = 0, lwork = -1, liwork = -1, iwq = 0;
+    double vl = 0.0, vu = 0.0, abstol = 0.0, wq = 0.0, zq = 0.0;
+    const char *jobz = z ? "V" : "N", *range = (il == 1 && iu == p) ? "A" : "I";
     for (int j = 0; j < p; j++)
         for (int i = 0; i <= j; i++)
             if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
-    double *w = (double *) R_alloc((size_t) p, sizeof(double));
-    double *z = (double *) R_alloc((size_t) p * p, sizeof(double));
     int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
-    F77_CALL(dsyevr)("V", "A", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &m, w,
-                     z, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
+    F77_CALL(dsyevr)(jobz, range, "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
+                     z ? z : &zq, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
                      FCONE FCONE FCONE);
     if (info != 0) return info;
     lwork = (int) wq;
     liwork = iwq;
     double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
     int *iwork = (int *) R_alloc((size_t) liwork, sizeof(int));
-    F77_CALL(dsyevr)("V", "A", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &m, w,
-                     z, &p, isuppz, work, &lwork, iwork, &liwork, &info
+    F77_CALL(dsyevr)(jobz, range, "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
+                     z ? z : &zq, &p, isuppz, work, &lwork, iwork, &liwork, &info
                      FCONE FCONE FCONE);
     if (info != 0) return info;
-    if (m != p) return LINALG_INCOMPLETE;
+    return found == iu - il + 1 ? 0 : LINALG_INCOMPLETE;
+}
+
+/* Eigendecomposition of the symmetric p x p matrix A (upper triangle used,
+ * A destroyed).  The t eigenpairs with value > reltol * (largest |eigenvalue|)
+ * come back in decreasing order in values[0..t-1] and the first t columns of
+ * vectors (p x p).  The cut-off is relative to the largest eigenvalue in
+ * absolute value, so that an indefinite matrix does not keep noise: `all`
+ * (if not NULL, length p) receives every eigenvalue in decreasing order, to
+ * detect one and to judge the conditioning.  Returns as dsyevr_range(). */
+int sym_eigen_range(int p, double *A, double reltol, int *t, double *values,
+                    double *vectors, double *all)
+{
+    *t = 0;
+    if (p == 0) return 0;
+    double *w = (double *) R_alloc((size_t) p, sizeof(double));
+    double *z = (double *) R_alloc((size_t) p * p, sizeof(double));
+    int info = dsyevr_range(p, A, 1, p, w, z);
+    if (info != 0) return info;
     if (all)
         for (int k = 0; k < p; k++) all[k] = w[p - 1 - k];
     double top = fmax(fabs(w[0]), fabs(w[p - 1]));
@@ -386,32 +397,16 @@ int chol_solve(int r, double *S, int k, double *B)
 
 /* The k largest eigenvalues of the symmetric p x p matrix A (destroyed), in
  * decreasing order, and their eigenvectors (p x k, when vectors is not NULL):
- * LAPACK's dsyevr with an index range, cheaper than the whole spectrum when
- * k < p or when the vectors are not needed.  Returns LAPACK's info, or -1 when
- * fewer than k eigenvalues were found (e.g. an overflow to Inf in A). */
+ * dsyevr with an index range, cheaper than the whole spectrum when k < p or
+ * when the vectors are not needed.  Returns as dsyevr_range(). */
 int sym_eigen_top(int p, double *A, int k, double *values, double *vectors)
 {
-    int info = 0, found = 0, lwork = -1, liwork = -1, iwq = 0, il = p - k + 1, iu = p;
-    double vl = 0.0, vu = 0.0, abstol = 0.0, wq = 0.0;
-    const char *jobz = vectors ? "V" : "N";
     if (k <= 0 || p == 0) return 0;
     double *w = (double *) R_alloc((size_t) p, sizeof(double));
     double *z = vectors ? (double *) R_alloc((size_t) p * k, sizeof(double)) : NULL;
-    int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
-    F77_CALL(dsyevr)(jobz, "I", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
-                     z ? z : &wq, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
-                     FCONE FCONE FCONE);
+    int info = dsyevr_range(p, A, p - k + 1, p, w, z);
     if (info != 0) return info;
-    lwork = (int) wq;
-    liwork = iwq;
-    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-    int *iwork = (int *) R_alloc((size_t) liwork, sizeof(int));
-    F77_CALL(dsyevr)(jobz, "I", "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
-                     z ? z : work, &p, isuppz, work, &lwork, iwork, &liwork, &info
-                     FCONE FCONE FCONE);
-    if (info != 0) return info;
-    if (found != k) return -1;
-    for (int j = 0; j < k; j++) {  /* dsyevr returns them in increasing order */
+    for (int j = 0; j < k; j++) {  /* increasing from dsyevr */
         values[j] = w[k - 1 - j];
         if (vectors) memcpy(vectors + IDX(0, j, p), z + IDX(0, k - 1 - j, p), sizeof(double) * p);
     }
