@@ -15,7 +15,13 @@ if ! Rscript -e 'quit(status = !requireNamespace("mldr", quietly = TRUE))' >/dev
   fi
   Rscript -e 'install.packages("mldr", repos = "https://cloud.r-project.org")'
 fi
-PKGS="future.apply knitr rmarkdown testthat"
+# LiblineaR (Suggests: br()'s solvers against LIBLINEAR) is not packaged by
+# Debian either: from CRAN, compiled (about a minute).
+if ! Rscript -e 'quit(status = !requireNamespace("LiblineaR", quietly = TRUE))' >/dev/null 2>&1; then
+  echo "install-deps: installing LiblineaR"
+  Rscript -e 'install.packages("LiblineaR", repos = "https://cloud.r-project.org")'
+fi
+PKGS="future future.apply knitr rmarkdown testthat"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $PKGS)
 # pandoc builds the vignettes; qpdf is what R CMD check --as-cran asks for.
 tools=""
