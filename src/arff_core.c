@@ -179,7 +179,10 @@ static const char *read_levels(const char *p, const char *end, arff_attr *a, are
             parse_fail(st, PARSE_ERR_HEADER, line, -1, open, (size_t) (p - open));
             return NULL;
         }
-        if (*p == '}' && a->nlevels == 0) return p + 1;
+        if (*p == '}' && a->nlevels == 0) {  /* {}: no value could be read, nor omitted */
+            parse_fail(st, PARSE_ERR_HEADER, line, -1, open, (size_t) (p + 1 - open));
+            return NULL;
+        }
         const char *tok;
         size_t len;
         const char *q = header_token(p, end, ",}", s, &tok, &len);

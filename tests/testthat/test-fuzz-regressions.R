@@ -106,3 +106,12 @@ test_that("a huge LIBSVM feature index is refused without n_features (found by f
   f <- text_file("1 16777217:1", ext = ".svm")  # column 2^24 + 1: one too many
   expect_error(read_libsvm_ml(f), "out of range")
 })
+
+test_that("a nominal attribute with no levels is refused (found by fuzz_arff)", {
+  # {} left the attribute no column while a sparse row's omitted value still
+  # wrote its first level there: two entries in one cell, an invalid dgCMatrix
+  f <- text_file(c("@relation e", "@attribute a {0,1}", "@attribute empty { }",
+                   "@attribute b {0,1}", "@attribute L {0,1}", "@data",
+                   "{0 1,3 1}", "{2 1}"))
+  expect_error(read_mulan(f, labels = "L"), ":3: cannot read this header line")
+})
