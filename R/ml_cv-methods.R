@@ -89,8 +89,8 @@ print.ml_cv <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 # a method adds (cv_table_extra()).
 cv_table <- function(x) {
   row <- function(i, name)
-    data.frame(x$grid[i, , drop = FALSE], mean = mean(x$cvfold[i, ]),
-               se = stats::sd(x$cvfold[i, ]) / sqrt(ncol(x$cvfold)), row.names = name,
+    data.frame(x$grid[i, , drop = FALSE], mean = as.vector(x$cvm)[i],
+               se = as.vector(x$cvsd)[i], row.names = name,
                check.names = FALSE)
   tab <- rbind(row(x$best, "best"), row(x$best_1se, "1se"))
   extra <- cv_table_extra(x)
@@ -104,7 +104,7 @@ cv_table_extra.default <- function(x) NULL
 cv_table_extra.cv_mlls <- function(x) {
   ridge <- which(x$grid$alpha == 0)
   if (!length(ridge) || x$best %in% ridge) return(NULL)
-  cvm <- rowMeans(x$cvfold)
+  cvm <- as.vector(x$cvm)
   list("best ridge (alpha = 0)" =
          best_grid_point(cvm, ridge[order(-x$grid$beta[ridge])], x$higher_better))
 }
@@ -118,7 +118,7 @@ summary.ml_cv <- function(object, ...) {
 }
 
 order_by_measure <- function(object) {
-  cvm <- rowMeans(object$cvfold)
+  cvm <- as.vector(object$cvm)
   order(if (object$higher_better) -cvm else cvm, na.last = TRUE)
 }
 
@@ -148,8 +148,7 @@ print.summary.ml_cv <- function(x, ...) {
 as.data.frame.ml_cv <- function(x, row.names = NULL, optional = FALSE, ...) {
   check_no_dots(...)
   n <- nrow(x$grid)
-  data.frame(x$grid, mean = rowMeans(x$cvfold),
-             se = apply(x$cvfold, 1, stats::sd) / sqrt(ncol(x$cvfold)),
+  data.frame(x$grid, mean = as.vector(x$cvm), se = as.vector(x$cvsd),
              unclass(as.data.frame(x$cvfold, row.names = NULL)),
              best = seq_len(n) == x$best, best_1se = seq_len(n) == x$best_1se,
              row.names = NULL, check.names = FALSE)
@@ -201,7 +200,7 @@ plot.ml_cv <- function(x, type = c("heatmap", "persp"),
   keep <- rep(TRUE, nrow(x$grid))
   for (p in setdiff(names(x$grid), axes)) keep <- keep & x$grid[[p]] == x$grid[[p]][chosen]
   g <- x$grid[keep, , drop = FALSE]
-  cvm <- rowMeans(x$cvfold)[keep]
+  cvm <- as.vector(x$cvm)[keep]
   a <- sort(unique(g[[axes[1]]]))
   b <- sort(unique(g[[axes[2]]]))
   z <- matrix(NA_real_, length(a), length(b))
@@ -226,8 +225,8 @@ plot.ml_cv <- function(x, type = c("heatmap", "persp"),
 # The mean measure against one hyperparameter, with standard-error bars.
 cv_curve <- function(x, p, ...) {
   v <- x$grid[[p]]
-  cvm <- rowMeans(x$cvfold)
-  se <- apply(x$cvfold, 1, stats::sd) / sqrt(ncol(x$cvfold))
+  cvm <- as.vector(x$cvm)  # in the order of the grid's rows
+  se <- as.vector(x$cvsd)
   ax <- log_axis(v)
   o <- order(ax$at)
   label <- measure_label(x$measure)
