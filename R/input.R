@@ -58,7 +58,12 @@ check_dims <- function(dims, arg) {
 # factor and character columns follow label_values(), the one rule shared with
 # mlss_data() and the formula interface.  Returns an n x m logical matrix with
 # column names.  `ref` names the argument whose rows `y` must match.
-as_labels <- function(y, n, arg = "y", ref = "x") {
+# Missing labels (NA) follow `na`: "refuse" (an error that names `fun`, the
+# function the user called, and the ones that learn from observed entries),
+# "keep" (NA stays in the logical matrix) or "negative" (NA becomes FALSE).
+as_labels <- function(y, n, arg = "y", ref = "x", na = c("refuse", "keep", "negative"),
+                      fun = NULL) {
+  na <- match.arg(na)
   if (is.null(y)) stop_arg("'", arg, "' is missing")
   if (inherits(y, "Matrix")) y <- as.matrix(y)
   if (is.factor(y) || (is.vector(y) && is.character(y)))
@@ -66,7 +71,6 @@ as_labels <- function(y, n, arg = "y", ref = "x") {
   if (is.data.frame(y)) {
     if (nrow(y) != n) stop_arg("'", ref, "' has ", n, " rows but '", arg, "' has ", nrow(y))
     if (ncol(y) == 0) stop_arg("'", arg, "' has no label columns")
-    if (anyNA(y)) stop_arg("'", arg, "' contains NA; missing labels are not allowed here")
     nm <- names(y)
     y <- matrix(vapply(seq_along(y), function(j) label_values(y[[j]], nm[j], arg), logical(n)),
                 n, length(nm), dimnames = list(NULL, nm))
@@ -82,12 +86,11 @@ as_labels <- function(y, n, arg = "y", ref = "x") {
   if (nrow(y) != n)
     stop_arg("'", ref, "' has ", n, " rows but '", arg, "' has ", nrow(y))
   if (ncol(y) == 0) stop_arg("'", arg, "' has no label columns")
-  if (anyNA(y))
-    stop_arg("'", arg, "' contains NA; missing labels are not allowed here")
+  if (na == "refuse" && anyNA(y)) refuse_missing_labels(y, arg, fun)
   if (is.null(colnames(y))) colnames(y) <- paste0("L", seq_len(ncol(y)))
   if (anyDuplicated(colnames(y))) stop_arg("the label names in '", arg, "' are not unique")
   if (is.numeric(y)) {
-    vals <- unique(as.vector(y))
+    vals <- unique(as.vector(y[!is.na(y)]))
     if (all(vals %in% c(0, 1))) {
       y <- y == 1
     } else if (all(vals %in% c(-1, 1))) {
@@ -97,7 +100,17 @@ as_labels <- function(y, n, arg = "y", ref = "x") {
                format(setdiff(vals, c(-1, 0, 1))[1] %||% vals[1]))
     }
   }
+  if (na == "negative") y[is.na(y)] <- FALSE
   y
+}
+
+refuse_missing_labels <- function(y, arg, fun) {
+  if (arg != "y") stop_arg("'", arg, "' contains NA")
+  who <- if (is.null(fun)) "this function" else paste0(fun, "()")
+  stop_arg("'", arg, "' contains NA: ", sum(is.na(y)), " missing label(s), which ", who,
+           " does not handle; lewl() learns from the observed entries only",
+           if (!is.null(fun)) paste0(", or treat them as negatives with ", fun,
+                                     "(na_labels = \"negative\")"))
 }
 
 # The one rule for a label column, wherever labels come from (matrices, data

@@ -69,3 +69,17 @@ test_that("predict checks its new data", {
   expect_error(predict(fit, X), "'newx' contains NA")
   expect_error(predict(fit, p$X, type = "class", thresholds = 1:2), "'thresholds' must be one number")
 })
+
+test_that("as_labels() keeps, refuses or negates missing labels as asked", {
+  y <- matrix(c(1, 0, NA, 1, -1, 1), 3, 2, dimnames = list(NULL, c("a", "b")))
+  y[2, 2] <- NA
+  y[, 2] <- c(1, NA, 1)
+  expect_equal(as_labels(y, 3, na = "keep"),
+               matrix(c(TRUE, FALSE, NA, TRUE, NA, TRUE), 3, 2, dimnames = list(NULL, c("a", "b"))))
+  expect_equal(as_labels(as.data.frame(y), 3, na = "negative"),
+               matrix(c(TRUE, FALSE, FALSE, TRUE, FALSE, TRUE), 3, 2,
+                      dimnames = list(NULL, c("a", "b"))))
+  expect_error(as_labels(y, 3), "'y' contains NA: 2 missing label\\(s\\)")
+  expect_error(as_labels(y, 3, fun = "mlls"), "mlls\\(na_labels = \"negative\"\\)")
+  expect_error(as_labels(y, 3, "pred"), "^'pred' contains NA$")
+})
