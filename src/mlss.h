@@ -9,6 +9,7 @@
 /* glue.c */
 mlss_mat unpack_matrix(SEXP nat);
 void check_targets(SEXP y, int n);
+double target_value(SEXP y, R_xlen_t k);
 double *center_columns(SEXP y, int centre, double *mean);
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
@@ -19,9 +20,9 @@ void mlls_stop(int status);
 
 /* .Call entry points */
 SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEXP dual,
-              SEXP tol);
+              SEXP tol, SEXP want_fitted);
 SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
-                   SEXP intercept, SEXP tol);
+                   SEXP intercept, SEXP tol, SEXP want_fitted);
 SEXP f1_thresholds(SEXP score, SEXP y);
 SEXP gram_matrix(SEXP x, SEXP centre);
 SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
