@@ -55,6 +55,10 @@ SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss
              SEXP eps, SEXP max_iter);
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 
+/* knn.c */
+SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
+SEXP knn_label_counts_call(SEXP nbr, SEXP y);
+
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);
 SEXP status_list(const parse_status *st);
