@@ -15,6 +15,14 @@
 #' as `init`, so that an iterative solver can start from it: list the grid
 #' along the path the solver likes (e.g. decreasing penalties).
 #'
+#' @section Missing labels:
+#' By default `NA` in `y` is an error.  `na_labels = "keep"` passes `y` with
+#' its `NA` to `fit` (for a method that learns from the observed entries),
+#' `"negative"` passes it with `NA` as `FALSE`.  The folds stratify on the
+#' observed positives, and the out-of-fold thresholds and the measure of each
+#' fold use the observed entries only, so that a missing label is never
+#' scored as a negative.
+#'
 #' @param x Features: a matrix, data frame or sparse `Matrix`, whose rows
 #'   `fit` and `predict` receive.
 #' @param y Labels, as for [mlls()].

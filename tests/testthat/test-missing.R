@@ -153,3 +153,106 @@ test_that("mask_labels() is reproducible with a seed and leaves the user's RNG a
   expect_error(mask_labels(y, 1.5), "'rate'")
   expect_error(mask_labels(y, 0.5, by = "cell"), "should be one of")
 })
+
+# ---- each fitting function's rule ---------------------------------------------
+
+na_fit_data <- function(n = 60, seed = 11) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 4), n, 4, dimnames = list(NULL, paste0("f", 1:4)))
+  y <- cbind(a = x[, 1] + rnorm(n) > 0, b = x[, 2] - x[, 3] + rnorm(n) > 0.3,
+             c = x[, 4] + rnorm(n) > -0.2)
+  yna <- y
+  yna[c(3, 10, 17, 25, 40, 44, 52, 58, 61 + 0:1, 100, 150, 170)] <- NA
+  yneg <- yna
+  yneg[is.na(yneg)] <- FALSE
+  list(x = x, y = y, yna = yna, yneg = yneg)
+}
+
+test_that("each fitting function refuses NA by default, naming itself", {
+  d <- na_fit_data()
+  calls <- list(
+    mlls = function(...) mlls(d$x, d$yna, alpha = 1, beta = 0.1, ...),
+    mddm = function(...) mddm(d$x, d$yna, k = 2, ...),
+    ssmddm = function(...) ssmddm(d$x, d$yna, alpha = 1, beta = 0.1, k = 2, r = 1, ...),
+    cca_ridge = function(...) cca_ridge(d$x, d$yna, lambda = 0.1, ...),
+    cca_svm = function(...) cca_svm(d$x, d$yna, lambda = 0.1, ...),
+    aso_svm = function(...) aso_svm(d$x, d$yna, alpha = 1, r = 1, ...),
+    mlcrf = function(...) mlcrf(d$x, d$yna, lambda_v = 1, lambda_w = 1, edges = "full", ...),
+    br = function(...) br(d$x, d$yna, ...),
+    cv_mlls = function(...) cv_mlls(d$x, d$yna, nfolds = 3, progress = FALSE, ...),
+    cv_ssmddm = function(...) cv_ssmddm(d$x, d$yna, k = 2, nfolds = 3, progress = FALSE, ...),
+    cv_mlcrf = function(...) cv_mlcrf(d$x, d$yna, lambda_w = 1, eta = 1, lambda_v = 1,
+                                      nfolds = 3, progress = FALSE, ...),
+    cv_br = function(...) cv_br(d$x, d$yna, nfolds = 3, progress = FALSE, ...))
+  for (f in names(calls)) {
+    msg <- error_of(calls[[f]]())
+    expect_match(msg, "^'y' contains NA: 13 missing label", info = f)
+    expect_match(msg, paste0(f, "(na_labels = \"negative\")"), fixed = TRUE, info = f)
+  }
+  expect_match(error_of(calls$br()), "br(na_labels = \"observed\")", fixed = TRUE)
+})
+
+test_that("na_labels = \"negative\" fits as if NA were FALSE", {
+  d <- na_fit_data()
+  same <- function(a, b, parts) for (p in parts) expect_equal(a[[p]], b[[p]], info = p)
+  same(mlls(d$x, d$yna, alpha = 1, beta = 0.1, na_labels = "negative"),
+       mlls(d$x, d$yneg, alpha = 1, beta = 0.1), c("U", "Theta", "intercept", "thresholds"))
+  same(mddm(d$x, d$yna, k = 2, na_labels = "negative"), mddm(d$x, d$yneg, k = 2), "P")
+  same(ssmddm(d$x, d$yna, alpha = 1, beta = 0.1, k = 2, r = 1, na_labels = "negative"),
+       ssmddm(d$x, d$yneg, alpha = 1, beta = 0.1, k = 2, r = 1), "P")
+  same(cca_ridge(d$x, d$yna, lambda = 0.1, na_labels = "negative"),
+       cca_ridge(d$x, d$yneg, lambda = 0.1), c("W", "intercept"))
+  same(br(d$x, d$yna, learner = "logistic", na_labels = "negative"),
+       br(d$x, d$yneg, learner = "logistic"), c("W", "intercept", "thresholds"))
+  same(mlcrf(d$x, d$yna, lambda_v = 1, lambda_w = 1, edges = "full", na_labels = "negative"),
+       mlcrf(d$x, d$yneg, lambda_v = 1, lambda_w = 1, edges = "full"), "theta")
+})
+
+test_that("br(na_labels = \"observed\") fits each label on its observed rows", {
+  d <- na_fit_data()
+  for (learner in c("ridge", "logistic", "svm")) {
+    fit <- br(d$x, d$yna, learner = learner, na_labels = "observed", tol = 1e-8)
+    for (l in 1:3) {
+      o <- !is.na(d$yna[, l])
+      ref <- br(d$x[o, ], d$yna[o, l, drop = FALSE], learner = learner, tol = 1e-8)
+      expect_equal(unname(c(fit$intercept[l], fit$W[, l])),
+                   unname(c(ref$intercept, ref$W[, 1])), tolerance = 1e-6, info = learner)
+      expect_equal(unname(fit$thresholds[l]), unname(ref$thresholds), tolerance = 1e-6)
+    }
+    expect_false(anyNA(predict(fit, d$x, type = "score")))
+  }
+  expect_equal(unname(br(d$x, d$yna, na_labels = "observed")$n_pos),
+               unname(colSums(d$yna, na.rm = TRUE)))
+  # a warm start from an observed fit
+  f1 <- br(d$x, d$yna, learner = "svm", na_labels = "observed", cost = 0.5)
+  f2 <- br(d$x, d$yna, learner = "svm", na_labels = "observed", cost = 0.6, init = f1)
+  expect_equal(dim(f2$W), c(4L, 3L))
+  all_na <- d$yna
+  all_na[, 2] <- NA
+  expect_error(br(d$x, all_na, na_labels = "observed"), "'b' are missing \\(NA\\) on every row")
+})
+
+test_that("cv_*(na_labels = \"negative\") fit on FALSE, score observed entries", {
+  d <- na_fit_data()
+  foldid <- rep(1:3, 20)
+  grid <- list(alpha = c(0, 1), beta = c(0.01, 1))
+  fast <- cv_mlls(d$x, d$yna, alpha = grid$alpha, beta = grid$beta, r = 1, foldid = foldid,
+                  progress = FALSE, na_labels = "negative")
+  generic <- ml_cv(d$x, d$yna, function(x, y, alpha, beta) mlls(x, y, alpha, beta, r = 1),
+                   grid = grid, foldid = foldid, progress = FALSE, na_labels = "negative")
+  expect_equal(unname(fast$cvfold), unname(generic$cvfold), tolerance = 1e-8)
+  expect_equal(fast$fit$U, mlls(d$x, d$yneg, fast$alpha_best, fast$beta_best, r = 1)$U)
+  cb <- cv_br(d$x, d$yna, learner = "logistic", cost = c(0.1, 1), foldid = foldid,
+              progress = FALSE, na_labels = "observed")
+  gb <- ml_cv(d$x, d$yna, function(x, y, cost) br(x, y, learner = "logistic", cost = cost,
+                                                  na_labels = "observed"),
+              grid = list(cost = c(0.1, 1)), foldid = foldid, progress = FALSE,
+              na_labels = "keep")
+  expect_equal(unname(cb$cvfold), unname(gb$cvfold), tolerance = 1e-6)
+  cs <- cv_ssmddm(d$x, d$yna, k = 2, alpha = 1, beta = c(0.01, 1), r = 1, foldid = foldid,
+                  progress = FALSE, na_labels = "negative")
+  expect_false(anyNA(cs$cvfold))
+  cm <- cv_mlcrf(d$x, d$yna, lambda_w = c(1, 0.1), eta = 1, lambda_v = 1, foldid = foldid,
+                 progress = FALSE, na_labels = "negative")
+  expect_false(anyNA(cm$cvfold))
+})
