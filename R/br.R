@@ -68,7 +68,8 @@
 #'
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d).  For the formula method, a formula such as
-#'   `cbind(l1, l2, l3) ~ .`.
+#'   `cbind(l1, l2, l3) ~ .`.  A data set of class `mlss_data` or `mldr` goes
+#'   in as `x` with its labels, `y` left out.
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame;
 #'   `NA` marks a missing label (see `na_labels`).
 #' @param na_labels What to do with missing labels: `"refuse"`, `"observed"`
@@ -132,8 +133,9 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
   learner <- match.arg(learner)
   loss <- match.arg(loss)
   na_labels <- match.arg(na_labels)
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x), na = c(refuse = "refuse", observed = "keep",
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = c(refuse = "refuse", observed = "keep",
                                     negative = "negative")[[na_labels]],
                  fun = "br", observed = TRUE)
   check_observed_labels(y)

@@ -266,17 +266,31 @@ native_matrix <- function(x) {
 # method's match.call(expand.dots = FALSE), whose first argument `x` is the
 # formula.  Returns the feature matrix (factors expanded, no intercept
 # column), the labels, and what predict() needs to rebuild the features.
+# `na.action` applies to the features only: a row whose only NA is a label
+# is kept, its NA going on to the fitting function's rule for missing labels
+# (na.omit would otherwise drop partly labelled rows without a word).
 model_data <- function(call, na.action, env) {
   mf <- call
   names(mf)[names(mf) == "x"] <- "formula"
   keep <- match(c("formula", "data", "subset"), names(mf), 0L)
   mf <- mf[c(1L, keep)]
-  mf$na.action <- na.action
+  mf$na.action <- stats::na.pass
   mf$drop.unused.levels <- TRUE
   mf[[1L]] <- quote(stats::model.frame)
   mf$data <- label_columns_as_logical(mf$formula, mf$data, env)
   mf <- eval(mf, env)
   terms <- attr(mf, "terms")
+  na.action <- match.fun(na.action)
+  features <- if (attr(terms, "response")) mf[-1L] else mf
+  if (length(features)) {
+    omitted <- attr(na.action(features), "na.action")
+    if (length(omitted)) {
+      mf <- mf[-as.integer(omitted), , drop = FALSE]
+      attr(mf, "terms") <- terms
+      if (any(vapply(mf[-1L], is.factor, NA))) mf <- droplevels(mf)
+      attr(mf, "terms") <- terms
+    }
+  }
   y <- stats::model.response(mf)
   if (is.null(y))
     stop_arg("the formula has no labels on its left-hand side, e.g. cbind(l1, l2) ~ .")

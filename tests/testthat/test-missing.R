@@ -256,3 +256,43 @@ test_that("cv_*(na_labels = \"negative\") fit on FALSE, score observed entries",
                  progress = FALSE, na_labels = "negative")
   expect_false(anyNA(cm$cvfold))
 })
+
+# ---- where labels come from ------------------------------------------------------
+
+test_that("formulas keep rows whose only NA is a label; na.action sees the features", {
+  d <- na_fit_data()
+  df <- data.frame(d$x, d$yna)
+  df$f2[5] <- NA                         # a feature NA: na.action's business
+  expect_error(mlls(cbind(a, b, c) ~ ., data = df, alpha = 1, beta = 0.1),
+               "missing values")         # na.fail, on the feature
+  msg <- error_of(mlls(cbind(a, b, c) ~ ., data = df, alpha = 1, beta = 0.1,
+                       na.action = na.omit))
+  expect_match(msg, "^'y' contains NA: 13 missing label")   # rows kept, the rule applies
+  expect_match(msg, "mlls(na_labels = \"negative\")", fixed = TRUE)
+  fit <- br(cbind(a, b, c) ~ ., data = df, na.action = na.omit, na_labels = "observed")
+  ref <- br(d$x[-5, ], d$yna[-5, ], na_labels = "observed")
+  expect_equal(unname(fit$W), unname(ref$W))
+  expect_equal(fit$nobs, 59L)
+  fit <- mlls(cbind(a, b, c) ~ ., data = df, alpha = 1, beta = 0.1, na.action = "na.omit",
+              na_labels = "negative")
+  expect_equal(unname(fit$U), unname(mlls(d$x[-5, ], d$yneg[-5, ], alpha = 1, beta = 0.1)$U))
+  # factor labels with NA
+  df2 <- data.frame(d$x, a = factor(ifelse(d$yna[, 1], "yes", "no"), c("no", "yes")))
+  expect_error(br(a ~ ., data = df2), "^'y' contains NA: 8 missing")
+})
+
+test_that("mlss_data objects and ARFF files carry NA labels to the rules", {
+  d <- na_fit_data()
+  ds <- mlss_data(d$x, d$yna)
+  expect_identical(unname(ds$y), unname(d$yna))
+  expect_output(print(ds), "missing labels: 13")
+  expect_error(mlls(ds, alpha = 1, beta = 0.1), "^'y' contains NA: 13")
+  fit <- br(ds, na_labels = "observed")
+  expect_equal(unname(fit$W), unname(br(d$x, d$yna, na_labels = "observed")$W))
+  f <- text_file(c("@relation r", "@attribute f1 numeric", "@attribute f2 numeric",
+                   "@attribute l1 {0,1}", "@attribute l2 numeric", "@data",
+                   "1.5,2,1,0", "0.5,?,?,1", "2,1,0,?", "{0 3, 2 1, 3 ?}"))
+  r <- read_mulan(f, labels = 2)
+  expect_identical(unname(r$y), rbind(c(TRUE, FALSE), c(NA, TRUE), c(FALSE, NA), c(TRUE, NA)))
+  expect_true(is.na(as.matrix(r$x)[2, 2]))
+})
