@@ -296,3 +296,10 @@ test_that("mlss_data objects and ARFF files carry NA labels to the rules", {
   expect_identical(unname(r$y), rbind(c(TRUE, FALSE), c(NA, TRUE), c(FALSE, NA), c(TRUE, NA)))
   expect_true(is.na(as.matrix(r$x)[2, 2]))
 })
+
+test_that("predict.mlcrf(type = \"prob\") refuses label vectors with NA", {
+  d <- na_fit_data()
+  fit <- mlcrf(d$x, d$y, lambda_v = 1, lambda_w = 1, edges = "full")
+  expect_error(predict(fit, d$x[1:3, ], type = "prob", y = d$yna[1:3, ]),
+               "^'y' contains NA: type = \"prob\"")
+})
