@@ -55,7 +55,9 @@
 #' @param max_iter Most alternations.
 #' @param svm_tol,svm_max_iter Settings of the SVM solver in step 1, see
 #'   `tol` and `max_iter` of [br()].
-#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `c("aso_svm", "br")`: the components of a
 #'   [br()] fit (`W` holds the weights \eqn{u_l}, d x m; `intercept`,

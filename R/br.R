@@ -87,7 +87,9 @@
 #' @param init A warm start for the logistic and SVM solvers: a `br` fit of
 #'   the same learner, or a (d + 1) x m (d x m without intercept) weight
 #'   matrix.
-#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `"br"`: a list with
 #'   \item{W}{d x m weights.}

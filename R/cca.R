@@ -44,7 +44,9 @@
 #'   most the number of labels).
 #' @param loss For `cca_svm()`, the SVM loss, see [br()].
 #' @param tol,max_iter For `cca_svm()`, the SVM solver's settings, see [br()].
-#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `c("cca_ridge", "br")` or `c("cca_svm", "br")`:
 #'   the components of a [br()] fit (`W`, `intercept`, `thresholds`, ...) for

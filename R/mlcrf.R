@@ -108,7 +108,9 @@
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
 #' @param maxit Maximum iterations of each stage.
-#' @param data,subset,na.action For the formula method, as in [stats::lm()].
+#' @param data,subset,na.action For the formula method, as in [stats::lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... Arguments passed from the formula method to the default method.
 #' @return An object of class `"mlcrf"`: a list with
 #'   \item{nodes}{(d + 1) x m coefficients of the node terms (first row the

@@ -121,7 +121,9 @@
 #'   zero; `NULL` means `max(n, d) * .Machine$double.eps`, the noise level of
 #'   either.
 #' @param data,subset,na.action For the formula method, as in [lm()]; the
-#'   default `na.action` is [na.fail()], so that missing values are an error.
+#'   default `na.action` is [na.fail()], so that missing values are an error. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #'
 #' @return An object of class `"mlls"`: a list with
