@@ -13,7 +13,7 @@
 #' @param type `"score"` for the scores in \[-1, 1\], `"class"` for a logical
 #'   matrix (`score > threshold`).
 #' @param thresholds Per-label thresholds for `type = "class"`; by default
-#'   those of the fit (0).
+#'   those of the fit (see [mlml()], "What was reconstructed").
 #' @param ... Not used.
 #' @return An n_new x m matrix with one column per label.
 #' @examples

@@ -40,8 +40,11 @@
 #' journal extension (the same three terms and box, solved by projected
 #' gradient).  Assumed here: the exact weights of the two graphs (heat kernel
 #' on a kNN graph, cosine co-occurrence of labels), the normalised Laplacians,
-#' the defaults `beta = gamma = 1`, `knn = 10`, and the threshold 0 (the sign
-#' of Z, as the paper's {-1, +1} coding suggests).
+#' the defaults `beta = gamma = 1`, `knn = 10`, and the thresholds (the sign
+#' of Z would leave the hidden entries, pulled towards their mostly negative
+#' neighbours, almost all negative; so each label's threshold is instead the
+#' cut that gives its missing entries the positive rate of its observed
+#' entries, 0 when none is missing).
 #'
 #' @section New data (transduction):
 #' MLML learns no function of the features.  `predict()` adds the new rows to
@@ -65,7 +68,7 @@
 #' @param data,subset,na.action For the formula method, as in [lm()].
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `"mlml"`: `recovered` (the n x m completed
-#'   scores Z in \[-1, 1\]), `thresholds` (0 for every label), `objective`
+#'   scores Z in \[-1, 1\]), `thresholds` (per label, see above), `objective`
 #'   (per iterate), `iter`, `converged`, the settings, the label graph
 #'   `label_similarity`, the training `x` and observed labels (for
 #'   `predict()`), `labels`, `features`, `n_missing`, `nobs`, `call`.
@@ -111,7 +114,7 @@ mlml.default <- function(x, y, beta = 1, gamma = 1, knn = 10L,
     warning("MLML stopped at 'max_iter' (", max_iter, ") before reaching 'tol'", call. = FALSE)
   Z <- sol$Z
   dimnames(Z) <- list(rownames(x), colnames(y))
-  structure(list(recovered = Z, thresholds = stats::setNames(rep(0, ncol(y)), colnames(y)),
+  structure(list(recovered = Z, thresholds = mlml_thresholds(Z, y),
                  objective = sol$objective, iter = sol$iter, converged = sol$converged,
                  beta = beta, gamma = gamma, knn = knn, loss = loss, max_iter = max_iter,
                  tol = tol, label_similarity = SC, x = x, y = Y, labels = colnames(y),
@@ -126,6 +129,22 @@ mlml.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- mlml.default(md$x, md$y, ...)
   formula_fit(fit, md, match.call(), quote(mlml))
+}
+
+# Per label, the cut that gives the missing entries the label's observed
+# positive rate (0 for a label with nothing missing or nothing observed).
+mlml_thresholds <- function(Z, y) {
+  th <- vapply(seq_len(ncol(y)), function(l) {
+    miss <- is.na(y[, l])
+    if (!any(miss) || all(miss)) return(0)
+    rate <- mean(y[!miss, l])
+    z <- sort(Z[miss, l], decreasing = TRUE)
+    npos <- round(rate * length(z))
+    if (npos == 0) return(max(z))
+    if (npos == length(z)) return(-Inf)
+    (z[npos] + z[npos + 1]) / 2
+  }, numeric(1))
+  stats::setNames(th, colnames(y))
 }
 
 check_knn <- function(knn, n) {

@@ -70,7 +70,7 @@ test_that("predict() is transductive: new rows are unlabelled rows of a refit", 
   # the label graph is the training one in both (the new rows have no labels)
   expect_equal(unname(p), unname(full$recovered[-tr, ]), tolerance = 1e-6)
   cls <- predict(fit, d$X[-tr, ], type = "class")
-  expect_equal(cls, p > 0)
+  expect_equal(cls, p > rep(fit$thresholds, each = nrow(p)))
   expect_equal(predict(fit), fit$recovered)
   # the formula interface (complete labels: model.frame()'s na.action sees the labels)
   df <- data.frame(d$X, d$Y)
@@ -78,6 +78,18 @@ test_that("predict() is transductive: new rows are unlabelled rows of a refit", 
   fm <- mlml(d$X[tr, ], d$Y[tr, ], knn = 4)
   expect_equal(unname(predict(ff, df[-tr, ])), unname(predict(fm, d$X[-tr, ])),
                tolerance = 1e-10)
+})
+
+test_that("thresholds give the missing entries the observed positive rate", {
+  d <- mlml_case(seed = 7, n = 60, rate = 0.5)
+  fit <- mlml(d$X, d$y, knn = 5)
+  miss <- is.na(d$y)
+  for (l in seq_len(ncol(d$y))) {
+    predicted <- sum(fit$recovered[miss[, l], l] > fit$thresholds[l])
+    expect_equal(predicted, round(mean(d$y[!miss[, l], l]) * sum(miss[, l])))
+  }
+  full <- mlml(d$X, d$Y, knn = 5)
+  expect_equal(unname(full$thresholds), rep(0, ncol(d$Y)))
 })
 
 test_that("sparse x gives the same fit, and bad input is refused", {
