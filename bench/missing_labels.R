@@ -23,7 +23,7 @@
 # parameters and regresses with random forests): dense features standardised;
 # BR = br(learner = "ridge", cost = 1) with missing labels as negatives (the
 # paper's rule for BR and CPLST); CPLST = cplst(k = ceiling(m / 2), lambda = 1);
-# MLML = mlml(beta = 1, gamma = 1, knn = 10), fitted transductively on the
+# MLML = mlml(beta = 0.1, gamma = 0.1, knn = 10), fitted transductively on the
 # training folds plus the held-out fold (its labels all missing), which gives
 # recovery and prediction in one solve; LEWL = lewl() at its defaults.
 source("bench/common.R")

@@ -58,16 +58,17 @@ int mlml_solve(int n, int m, const double *Y, int loss, const mlml_graph *SX,
     size_t nm = (size_t) n * m;
     double *P = work, *Q = work + nm;
     int status = 1;
+    double delta = 0.0;   /* the largest move of an entry in the last step */
     *iter = 0;
     for (int it = 0;; it++) {
-        double f = products(n, m, Y, loss, SX, SC, beta, gamma, Z, P, Q);
-        trace[it] = f;
+        trace[it] = products(n, m, Y, loss, SX, SC, beta, gamma, Z, P, Q);
         *iter = it;
-        if (it > 0 && fabs(trace[it - 1] - f) <= tol * fmax(1.0, fabs(f))) {
+        if (it > 0 && delta <= tol) {
             status = 0;
             break;
         }
         if (it == max_iter) break;
+        delta = 0.0;
         /* grad = loss' + 2 beta (Z - S_X Z) + 2 gamma (Z - Z S_C); a step, then
            the projection onto the box */
         for (size_t t = 0; t < nm; t++) {
@@ -75,7 +76,9 @@ int mlml_solve(int n, int m, const double *Y, int loss, const mlml_graph *SX,
             if (loss == MLML_LOSS_LINEAR) g -= Y[t];
             else if (Y[t] != 0.0) g += Z[t] - Y[t];
             double z = Z[t] - step * g;
-            Z[t] = z > 1.0 ? 1.0 : (z < -1.0 ? -1.0 : z);
+            z = z > 1.0 ? 1.0 : (z < -1.0 ? -1.0 : z);
+            delta = fmax(delta, fabs(z - Z[t]));
+            Z[t] = z;
         }
         R_CheckUserInterrupt();
     }
