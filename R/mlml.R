@@ -183,7 +183,7 @@ mlml_run <- function(x, Y, Z0, SC, beta, gamma, knn, loss, max_iter, tol) {
 # heat-kernel weights (sparse n x n).
 mlml_instance_graph <- function(x, knn) {
   n <- nrow(x)
-  nb <- mlml_knn(x, knn)
+  nb <- knn_search(x, knn)
   d2 <- nb$distance^2
   sigma2 <- mean(d2)
   w <- if (sigma2 > 0) exp(-d2 / sigma2) else matrix(1, n, knn)
@@ -219,37 +219,4 @@ mlml_label_graph <- function(y) {
   diag(S)[deg == 0] <- 1
   dimnames(S) <- list(colnames(y), colnames(y))
   S
-}
-
-# The k nearest neighbours of every row among the other rows (Euclidean):
-# list(index = n x k, distance = n x k), increasing distance.  Uses the
-# package's knn_search() where it exists, a blockwise brute force otherwise.
-mlml_knn <- function(x, k) {
-  ns <- asNamespace("mlss")
-  if (exists("knn_search", envir = ns, inherits = FALSE)) {
-    res <- get("knn_search", envir = ns)(x, k)
-    if (is.null(res$distance)) {
-      res$distance <- vapply(seq_len(k), function(j)
-        sqrt(Matrix::rowSums((x - x[res$index[, j], , drop = FALSE])^2)), numeric(nrow(x)))
-      res$distance <- matrix(res$distance, nrow(x), k)
-    }
-    return(res)
-  }
-  n <- nrow(x)
-  sq <- Matrix::rowSums(x^2)
-  index <- matrix(0L, n, k)
-  distance <- matrix(0, n, k)
-  block <- max(1L, floor(2e6 / n))
-  for (start in seq(1L, n, by = block)) {
-    rows <- start:min(n, start + block - 1L)
-    D <- as.matrix(Matrix::tcrossprod(x[rows, , drop = FALSE], x))
-    D <- pmax(sq[rows] - 2 * D + rep(sq, each = length(rows)), 0)
-    D[cbind(seq_along(rows), rows)] <- Inf
-    for (r in seq_along(rows)) {
-      o <- order(D[r, ])[seq_len(k)]
-      index[rows[r], ] <- o
-      distance[rows[r], ] <- sqrt(D[r, o])
-    }
-  }
-  list(index = index, distance = distance)
 }
