@@ -32,6 +32,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mddm_choose_k_call, 3),
     CALLDEF(knn_search_call, 5),
     CALLDEF(knn_label_counts_call, 2),
+    CALLDEF(mlml_fit_call, 10),
     {NULL, NULL, 0}
 };
 

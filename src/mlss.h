@@ -54,6 +54,8 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
 SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,
              SEXP eps, SEXP max_iter);
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
+SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss,
+                   SEXP step, SEXP max_iter, SEXP tol, SEXP z0);
 
 /* knn.c */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
