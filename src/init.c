@@ -30,6 +30,9 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlcrf_fit, 15),
     CALLDEF(crf_infer, 9),
     CALLDEF(mddm_choose_k_call, 3),
+    CALLDEF(chains_fit, 6),
+    CALLDEF(chains_infer, 6),
+    CALLDEF(chains_logprob, 3),
     {NULL, NULL, 0}
 };
 

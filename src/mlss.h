@@ -54,6 +54,11 @@ SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss
              SEXP eps, SEXP max_iter);
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 
+/* Classifier chains (chains.c) */
+SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init);
+SEXP chains_infer(SEXP A, SEXP G, SEXP method, SEXP width, SEXP samples, SEXP marginals);
+SEXP chains_logprob(SEXP A, SEXP G, SEXP y);
+
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);
 SEXP status_list(const parse_status *st);
