@@ -8,6 +8,10 @@ test_that("cc() and pcc() fit the chain's L2 logistic regressions (plain-R refer
   expect_equal(unname(fit$G), ref$G, tolerance = 1e-5)
   expect_equal(unname(fit$intercept), ref$intercept, tolerance = 1e-5)
   expect_identical(fit$order, colnames(dat$y)[ord])
+  # costs named by label, in any order
+  named <- cc(dat$x, dat$y, order = ord, cost = rev(setNames(cost, colnames(dat$y))),
+              tol = 1e-10)
+  expect_equal(named$W, fit$W)
   # the same model behind pcc(), and the order by names
   fit2 <- pcc(dat$x, dat$y, order = colnames(dat$y)[ord], cost = cost, tol = 1e-10)
   expect_equal(fit2$W, fit$W)
@@ -154,6 +158,8 @@ test_that("bad input is refused with clear errors", {
   yn <- y + 0; yn[3, 2] <- NA
   expect_error(cc(x, yn), "NA")
   expect_error(pcc(x, y, beam_width = 0), "beam_width")
+  y0 <- y; y0[, 2] <- FALSE
+  expect_warning(cc(x, y0), "'L2' have no positive example")
   fit <- pcc(x, y)
   expect_error(predict(fit, x, type = "prob"), "needs the label vectors")
   expect_error(predict(fit, x, type = "prob", y = y[, 1:3]), "4 columns")
