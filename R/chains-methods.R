@@ -118,6 +118,8 @@ predict.pcc <- function(object, newx, type = c("class", "score", "prob"), y = NU
     return(stats::napredict(parts$na, out))
   }
   method <- match(inference, c("exact", "beam", "sample"))
+  # a beam never holds more than the 2^m vectors (and its scratch is B x m)
+  if (m < 31) beam_width <- as.integer(min(beam_width, 2^m))
   res <- .Call(C_chains_infer, parts$A, parts$G, method, beam_width, n_samples,
                type == "score")
   out <- chain_output(res, type, object, parts)

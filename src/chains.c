@@ -90,7 +90,8 @@ SEXP chains_infer(SEXP A, SEXP G, SEXP method, SEXP width, SEXP samples, SEXP ma
     const double *Ap = REAL(A), *Gp = REAL(G);
     if (how == 3) GetRNGstate();
     for (int i = 0; i < n; i++) {
-        if (i % 64 == 0) R_CheckUserInterrupt();
+        /* an instance of exact inference or sampling can take a while */
+        if (how == 1 || how == 3 || i % 64 == 0) R_CheckUserInterrupt();
         row_of(Ap, n, m, i, a);
         double lpi = 0.0, visited = NA_REAL;
         int have_marg = 1;

@@ -87,6 +87,8 @@ test_that("beam search: a full beam is exact, a beam of one is CC's greedy walk"
   exact_map <- predict(fit, newx, type = "class")
   expect_equal(predict(fit, newx, type = "class", inference = "beam", beam_width = 32),
                exact_map, ignore_attr = TRUE)
+  expect_equal(predict(fit, newx, type = "class", inference = "beam", beam_width = 1e9),
+               exact_map, ignore_attr = TRUE)
   expect_equal(predict(fit, newx, type = "score", inference = "beam", beam_width = 40),
                predict(fit, newx, type = "score"), tolerance = 1e-12, ignore_attr = TRUE)
   greedy <- predict(cc(dat$x, dat$y, cost = 2), newx, type = "class")
