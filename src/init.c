@@ -33,6 +33,9 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(knn_search_call, 5),
     CALLDEF(knn_label_counts_call, 2),
     CALLDEF(mlml_fit_call, 10),
+    CALLDEF(chains_fit, 6),
+    CALLDEF(chains_infer, 6),
+    CALLDEF(chains_logprob, 3),
     {NULL, NULL, 0}
 };
 

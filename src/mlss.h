@@ -61,6 +61,11 @@ SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
 SEXP knn_label_counts_call(SEXP nbr, SEXP y);
 
+/* Classifier chains (chains.c) */
+SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init);
+SEXP chains_infer(SEXP A, SEXP G, SEXP method, SEXP width, SEXP samples, SEXP marginals);
+SEXP chains_logprob(SEXP A, SEXP G, SEXP y);
+
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);
 SEXP status_list(const parse_status *st);
