@@ -83,7 +83,7 @@ ci-deps:
 # Mutation testing (slow, not for CI): every mutant of tools/mutants.dcf must
 # make the suite fail.  MUTANTS=a,b runs some; SHARED=present uses ../shared.
 mutants:
-	MUTANTS="$(MUTANTS)" SHARED="$(SHARED)" $(RSCRIPT) tools/mutants.R
+	MUTANTS="$(MUTANTS)" SHARED="$(or $(SHARED),absent)" $(RSCRIPT) tools/mutants.R
 
 bench: install
 	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done
