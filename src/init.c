@@ -32,6 +32,8 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mddm_choose_k_call, 3),
     CALLDEF(knn_search_call, 5),
     CALLDEF(knn_label_counts_call, 2),
+    CALLDEF(mlknn_fit_call, 3),
+    CALLDEF(mlknn_score_call, 5),
     {NULL, NULL, 0}
 };
 

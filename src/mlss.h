@@ -56,7 +56,11 @@ SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 
 /* knn.c */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
+
+/* mlknn.c */
 SEXP knn_label_counts_call(SEXP nbr, SEXP y);
+SEXP mlknn_fit_call(SEXP nbr, SEXP y, SEXP s);
+SEXP mlknn_score_call(SEXP nbr, SEXP y, SEXP prior, SEXP cond1, SEXP cond0);
 
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);

@@ -15,3 +15,31 @@ ref_knn <- function(x, k, newx = NULL) {
   dimnames(index) <- NULL
   list(index = index, distance = matrix(D[cbind(rep(seq_len(nq), k), as.vector(index))], nq, k))
 }
+
+# ML-kNN, Zhang and Zhou (2007), Fig. 2, transcribed: returns the posteriors
+# P(H1 | E) of the rows of newx (n_new x m).
+ref_mlknn <- function(x, y, newx, k, s) {
+  y <- as.matrix(y) * 1
+  n <- nrow(x)
+  m <- ncol(y)
+  nb <- ref_knn(x, k)$index                    # leave-self-out neighbours
+  nq <- ref_knn(x, k, newx)$index
+  out <- matrix(0, nrow(newx), m)
+  for (l in seq_len(m)) {
+    prior1 <- (s + sum(y[, l])) / (s * 2 + n)
+    prior0 <- 1 - prior1
+    c1 <- c0 <- numeric(k + 1)                 # c[j + 1] for j = 0..k
+    for (i in seq_len(n)) {
+      delta <- sum(y[nb[i, ], l])
+      if (y[i, l] == 1) c1[delta + 1] <- c1[delta + 1] + 1
+      else c0[delta + 1] <- c0[delta + 1] + 1
+    }
+    for (t in seq_len(nrow(newx))) {
+      Ct <- sum(y[nq[t, ], l])
+      p1 <- prior1 * (s + c1[Ct + 1]) / (s * (k + 1) + sum(c1))
+      p0 <- prior0 * (s + c0[Ct + 1]) / (s * (k + 1) + sum(c0))
+      out[t, l] <- p1 / (p1 + p0)
+    }
+  }
+  out
+}
