@@ -81,3 +81,19 @@ test_that("ML-kNN equals utiml::mlknn() on emotions", {
   expect_equal(unname(predict(fit, e$x[!tr, ], type = "score")), unname(up),
                tolerance = 1e-10)
 })
+
+test_that("cv_mlknn() scores each fold with mlknn() fitted on the other folds", {
+  d <- mlknn_data()
+  f <- rep(1:3, 20)
+  cv <- cv_mlknn(d$x, d$y, k = c(6, 3), foldid = f, keep = TRUE)
+  expect_s3_class(cv, "cv_mlknn")
+  expect_identical(dimnames(cv$oof)[[3]], c("k=3", "k=6"))
+  for (v in 1:3) {
+    fit <- mlknn(d$x[f != v, ], d$y[f != v, ], k = 6)
+    expect_equal(unname(cv$oof[f == v, , 2]),
+                 unname(predict(fit, d$x[f == v, ], type = "score")))
+  }
+  expect_s3_class(cv$fit, "mlknn")
+  expect_identical(cv$fit$k, cv$k_best)
+  expect_error(cv_mlknn(d$x, d$y, k = 1.5), "whole numbers")
+})
