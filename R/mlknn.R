@@ -104,5 +104,5 @@ knn_prediction_rows <- function(object, newx) {
   rows <- prediction_rows(object, newx, ncol(object$x), NULL)
   newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, ncol(object$x))
   list(nbr = knn_search(object$x, object$k, newx)$index, na = rows$na,
-       rownames = rownames(newx))
+       rownames = rownames(newx), x = newx)
 }

@@ -43,3 +43,26 @@ ref_mlknn <- function(x, y, newx, k, s) {
   }
   out
 }
+
+# IBLR-ML, Cheng and Huellermeier (2009), transcribed: the neighbour label
+# fractions as inputs (leave-self-out on the training set), one penalised
+# logistic regression per label by optim() (the objective of br(), bias
+# penalised: ref_logistic_objective() of helper-baselines.R); returns the
+# probabilities of the rows of newx.
+ref_iblr <- function(x, y, newx, k, C, features = FALSE) {
+  y <- as.matrix(y) * 1
+  z <- function(nbr) sapply(seq_len(ncol(y)), function(l)
+    rowMeans(matrix(y[nbr, l], nrow(nbr))))
+  Z <- z(ref_knn(x, k)$index)
+  Zq <- z(ref_knn(x, k, newx)$index)
+  if (features) {
+    Z <- cbind(as.matrix(x), Z)
+    Zq <- cbind(as.matrix(newx), Zq)
+  }
+  sapply(seq_len(ncol(y)), function(l) {
+    o <- optim(numeric(ncol(Z) + 1), ref_logistic_objective, ref_logistic_gradient, X = Z,
+               y = 2 * y[, l] - 1, C = C, method = "BFGS",
+               control = list(reltol = 1e-15, maxit = 5000))
+    stats::plogis(drop(cbind(Zq, 1) %*% o$par))
+  })
+}
