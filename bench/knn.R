@@ -44,7 +44,7 @@ for (n in c(2000, 5000, 20000)) {
   if (n <= 5000) {
     t_brute <- elapsed(ref <- brute(x, k))
     mem_brute <- peak_mb(brute(x, k))
-    same <- identical(res$index, ref)
+    same <- identical(res$index, unname(ref))
   } else {
     t_brute <- mem_brute <- NA
     same <- NA
@@ -80,7 +80,7 @@ rows[[length(rows) + 1]] <- data.frame(
   data = sprintf("sparse n = %d, d = %d, 60 nz/row", n, d), knn_s = t_sp,
   brute_s = t_chk * n / length(q), brute_over_knn = t_chk * n / length(q) / t_sp,
   knn_peak_MB = mem_sp, brute_peak_MB = NA,
-  same_neighbours = identical(res$index[q, ], ref))
+  same_neighbours = identical(res$index[q, ], unname(ref)))
 tab <- do.call(rbind, rows)
 cat("kNN search, k = ", k, ", each training row against the others (leave-self-out)\n", sep = "")
 cat("(sparse brute_s: the 200-row check scaled to n; same_neighbours on those rows)\n")
