@@ -11,7 +11,7 @@
 #' @inheritParams mlknn
 #' @inheritParams cv_mlls
 #' @param k The grid of neighbourhood sizes (whole numbers >= 1).
-#' @param s The smoothing, fixed (> 0).
+#' @param s,scale As in [mlknn()], fixed.
 #' @return An object of class `c("cv_mlknn", "ml_cv")` with the components of
 #'   [ml_cv()], `fit` being the [mlknn()] fit on all the data at the chosen `k`.
 #' @examples
@@ -20,7 +20,7 @@
 #' cv <- cv_mlknn(e$x, e$y, k = c(5, 10, 20), nfolds = 3)
 #' cv
 #' @export
-cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, nfolds = 5, foldid = NULL,
+cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = FALSE, nfolds = 5, foldid = NULL,
                      measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), ...) {
@@ -28,7 +28,7 @@ cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, nfolds = 5, foldid = NUL
   check_no_dots(...)
   if (!is.numeric(k) || !length(k) || anyNA(k) || any(k != round(k)) || any(k < 1))
     stop_arg("'k' must be a vector of whole numbers >= 1")
-  fit <- function(x, y, k) mlknn(x, y, k = k, s = s)
+  fit <- function(x, y, k) mlknn(x, y, k = k, s = s, scale = scale)
   cv <- ml_cv(x, y, fit, grid = list(k = sort(unique(as.integer(k)))), nfolds = nfolds,
               foldid = foldid, measure = measure, thresholds = match.arg(thresholds),
               select = match.arg(select), keep = keep, parallel = parallel,

@@ -32,6 +32,9 @@
 #' @param cost The cost \eqn{C} > 0 of the logistic regressions: one number,
 #'   or one per label.  Default 1 (LIBLINEAR's).
 #' @param features Also use the original features (IBLR-ML+)?
+#' @param scale Rescale the features before measuring distances (and before
+#'   they enter the logistic models with `features = TRUE`)?  As in
+#'   [mlknn()].
 #' @param tol,max_iter The logistic solver's tolerance and most Newton steps,
 #'   as in [br()] (default `tol` 0.01, LIBLINEAR's).
 #' @param data,subset,na.action For the formula method, as in [lm()].
@@ -40,7 +43,8 @@
 #'   \eqn{j}, the weight of the neighbour average of label \eqn{j}; column
 #'   \eqn{l}, label \eqn{l}'s model), `W` (d x m, with `features = TRUE`),
 #'   `intercept` (m), `k`, `cost`, `use_features` (the `features` argument),
-#'   `tol`, `iter`, the training data `x` and `y`, `labels`, `features` (the
+#'   `scaling`, `tol`, `iter`, the (rescaled) training data `x` and `y`,
+#'   `labels`, `features` (the
 #'   column names), `n_pos`, `nobs`, `call`.
 #' @references Cheng W. and Huellermeier E. (2009). Combining instance-based
 #'   learning and logistic regression for multilabel classification. Machine
@@ -57,8 +61,8 @@ iblr <- function(x, ...) UseMethod("iblr")
 
 #' @rdname iblr
 #' @export
-iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, tol = NULL,
-                         max_iter = 1000L, ...) {
+iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = FALSE,
+                         tol = NULL, max_iter = 1000L, ...) {
   call <- match.call()
   call[[1L]] <- quote(iblr)
   check_no_dots(...)
@@ -71,6 +75,8 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, tol = NULL,
   features <- check_flag(features, "features")
   tol <- check_solver_tol(tol, "logistic")
   max_iter <- check_max_iter(max_iter)
+  scaling <- knn_scaling(x, scale)
+  x <- apply_scaling(x, scaling)
   warn_constant_labels(y)
   z <- neighbour_label_means(knn_search(x, k)$index, y)
   ypm <- 2 * y - 1
@@ -85,7 +91,8 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, tol = NULL,
               W = if (features) matrix(W[seq_len(d), ], d, m,
                                        dimnames = list(colnames(x), labels)),
               intercept = stats::setNames(W[d + m + 1L, ], labels),
-              k = k, cost = stats::setNames(cost, labels), use_features = features, tol = tol,
+              k = k, cost = stats::setNames(cost, labels), use_features = features,
+              scaling = scaling, tol = tol,
               iter = stats::setNames(res$iter, labels), x = x, y = y, labels = labels,
               features = colnames(x), n_pos = colSums(y), nobs = nrow(x), call = call)
   structure(out[!vapply(out, is.null, logical(1))], class = "iblr")

@@ -51,3 +51,14 @@ test_that("formula method, ml_compare() and bad input", {
   expect_error(iblr(d$x, d$y, features = NA), "'features'")
   expect_error(predict(f0, d$x[, 1:2]), "columns")
 })
+
+test_that("scale = TRUE: IBLR-ML+ sees the rescaled features in its logistic models", {
+  d <- iblr_data()
+  x <- d$x * rep(c(1, 100, 0.01, 5), each = 70)
+  lo <- apply(x, 2, min)
+  w <- apply(x, 2, max) - lo
+  sc <- function(v) sweep(sweep(v, 2, lo), 2, w, "/")
+  fit <- iblr(x, d$y, k = 6, cost = 0.5, features = TRUE, scale = TRUE, tol = 1e-10)
+  expect_equal(unname(predict(fit, d$newx, type = "score")),
+               ref_iblr(sc(x), d$y, sc(d$newx), 6, 0.5, features = TRUE), tolerance = 1e-6)
+})
