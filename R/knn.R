@@ -38,3 +38,38 @@ knn_search <- function(x, k, newx = NULL, block = 0L) {
   .Call(C_knn_search_call, native_matrix(x), if (!self) native_matrix(newx),
         as.integer(k), as.integer(block), mlss_threads())
 }
+
+# Rescaling of the features before a kNN method measures distances
+# (`scale = TRUE` of mlknn() and iblr()): each column of a dense x to [0, 1]
+# by its training range, as Weka's EuclideanDistance does for Mulan's and
+# MEKA's ML-kNN and IBLR; each column of a sparse x divided by its largest
+# absolute value (no shift, so it stays sparse).  Constant columns are left
+# as they are.  Returns list(shift, width) or NULL.
+knn_scaling <- function(x, scale) {
+  if (!check_flag(scale, "scale")) return(NULL)
+  if (inherits(x, "dgCMatrix")) {
+    width <- numeric(ncol(x))
+    j <- rep(seq_len(ncol(x)), diff(x@p))
+    if (length(j)) {
+      v <- tapply(abs(x@x), j, max)
+      width[as.integer(names(v))] <- v
+    }
+    shift <- numeric(ncol(x))
+  } else {
+    shift <- apply(x, 2, min)
+    width <- apply(x, 2, max) - shift
+  }
+  width[width == 0] <- 1
+  list(shift = shift, width = width)
+}
+
+apply_scaling <- function(x, scaling) {
+  if (is.null(scaling)) return(x)
+  if (inherits(x, "dgCMatrix"))
+  {
+    out <- methods::as(x %*% Matrix::Diagonal(x = 1 / scaling$width), "generalMatrix")
+    dimnames(out) <- dimnames(x)
+    return(out)
+  }
+  sweep(sweep(x, 2, scaling$shift), 2, scaling$width, "/")
+}

@@ -36,6 +36,8 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(chains_fit, 6),
     CALLDEF(chains_infer, 6),
     CALLDEF(chains_logprob, 3),
+    CALLDEF(mlknn_fit_call, 3),
+    CALLDEF(mlknn_score_call, 5),
     {NULL, NULL, 0}
 };
 

@@ -32,25 +32,3 @@ SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads)
     UNPROTECT(3);
     return res;
 }
-
-/* nbr: n x k integer, 1-based rows of y; y: n_train x m logical.
- * Returns the n x m integer matrix of neighbour label counts. */
-SEXP knn_label_counts_call(SEXP nbr, SEXP y)
-{
-    if (!Rf_isInteger(nbr) || !Rf_isMatrix(nbr) || !Rf_isLogical(y) || !Rf_isMatrix(y))
-        Rf_error("internal: nbr must be an integer matrix, y a logical matrix");
-    int n = Rf_nrows(nbr), k = Rf_ncols(nbr), nt = Rf_nrows(y), m = Rf_ncols(y);
-    const int *b = INTEGER(nbr);
-    int *nb0 = (int *) R_alloc((size_t) n * k + 1, sizeof(int));
-    for (R_xlen_t t = 0; t < (R_xlen_t) n * k; t++) {
-        if (b[t] == NA_INTEGER || b[t] < 1 || b[t] > nt) Rf_error("internal: neighbour out of range");
-        nb0[t] = b[t] - 1;
-    }
-    const int *yy = LOGICAL(y);
-    for (R_xlen_t t = 0; t < XLENGTH(y); t++)
-        if (yy[t] == NA_LOGICAL) Rf_error("internal: y has NA");
-    SEXP C = PROTECT(Rf_allocMatrix(INTSXP, n, m));
-    knn_label_counts(n, k, nb0, nt, m, yy, INTEGER(C));
-    UNPROTECT(1);
-    return C;
-}

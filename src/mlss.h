@@ -59,7 +59,11 @@ SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss
 
 /* knn.c */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
+
+/* mlknn.c */
 SEXP knn_label_counts_call(SEXP nbr, SEXP y);
+SEXP mlknn_fit_call(SEXP nbr, SEXP y, SEXP s);
+SEXP mlknn_score_call(SEXP nbr, SEXP y, SEXP prior, SEXP cond1, SEXP cond0);
 
 /* Classifier chains (chains.c) */
 SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init);

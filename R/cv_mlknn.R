@@ -1,0 +1,38 @@
+#' Cross-validated ML-kNN over a grid of neighbourhood sizes
+#'
+#' Chooses `k` of [mlknn()] by k-fold cross-validation on the package's engine
+#' (see [ml_cv()]): the folds of [ml_folds()], the measure computed on the
+#' out-of-fold posteriors with out-of-fold (or training) F1 thresholds as in
+#' [cv_mlls()], the best and one-standard-error `k` (larger `k` counted as
+#' the more regularised), and a refit on all the data.  The refitted model
+#' predicts labels by its own rule (posterior above 1/2) unless thresholds
+#' are given to [predict.mlknn()].
+#'
+#' @inheritParams mlknn
+#' @inheritParams cv_mlls
+#' @param k The grid of neighbourhood sizes (whole numbers >= 1).
+#' @param s,scale As in [mlknn()], fixed.
+#' @return An object of class `c("cv_mlknn", "ml_cv")` with the components of
+#'   [ml_cv()], `fit` being the [mlknn()] fit on all the data at the chosen `k`.
+#' @examples
+#' e <- mlss::emotions
+#' set.seed(1)
+#' cv <- cv_mlknn(e$x, e$y, k = c(5, 10, 20), nfolds = 3)
+#' cv
+#' @export
+cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = FALSE, nfolds = 5, foldid = NULL,
+                     measure = "macro_f1", thresholds = c("oof", "train"),
+                     select = c("best", "1se"), keep = FALSE, parallel = FALSE,
+                     progress = interactive(), ...) {
+  call <- match.call()
+  check_no_dots(...)
+  if (!is.numeric(k) || !length(k) || anyNA(k) || any(k != round(k)) || any(k < 1))
+    stop_arg("'k' must be a vector of whole numbers >= 1")
+  fit <- function(x, y, k) mlknn(x, y, k = k, s = s, scale = scale)
+  cv <- ml_cv(x, y, fit, grid = list(k = sort(unique(as.integer(k)))), nfolds = nfolds,
+              foldid = foldid, measure = measure, thresholds = match.arg(thresholds),
+              select = match.arg(select), keep = keep, parallel = parallel,
+              progress = progress, order = function(grid) order(-grid$k))
+  cv$call <- call
+  cv
+}
