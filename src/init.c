@@ -30,6 +30,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlcrf_fit, 15),
     CALLDEF(crf_infer, 9),
     CALLDEF(mddm_choose_k_call, 3),
+    CALLDEF(lewl_fit, 12),
     {NULL, NULL, 0}
 };
 
