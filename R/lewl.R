@@ -136,15 +136,25 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
     stop_arg("'init' must be a single finite number")
 
   prep <- lewl_prepare(x, knn, t, gamma)
+  fit <- lewl_fit_prepared(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
+                           recovery, init, tol, max_iter)
+  fit$call <- call
+  fit
+}
+
+# The fit on checked inputs and prepared features (lewl_prepare()), shared by
+# lewl() and the folds of cv_lewl().
+lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
+                              recovery, init, tol, max_iter) {
   fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter)
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)
   structure(c(fit, list(regression = reg, threshold = thr, threshold_type = threshold,
-                        k = k, lambda = lambda, beta = beta, knn = knn, t = prep$t,
+                        k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
                         gamma = prep$gamma, ridge = ridge, recovery = recovery,
                         tol = tol, max_iter = max_iter, labels = colnames(y),
-                        features = colnames(x), nobs = n, d = ncol(x), call = call)),
+                        features = colnames(x), nobs = nrow(x), d = ncol(x))),
             class = "lewl")
 }
 
@@ -228,7 +238,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
   }
   W <- lewl_graph(nb, d2, t)
   K <- exp(-gamma * d2)
-  list(K = K, W = W, t = t, gamma = gamma, neighbours = nb)
+  list(K = K, W = W, t = t, gamma = gamma, knn = knn, neighbours = nb)
 }
 
 # The knn nearest rows of each row (n x knn, 1-based), the row itself left out.
