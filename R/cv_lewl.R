@@ -51,12 +51,19 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
   foldid <- cv_foldid(y, nfolds, foldid)
   axes <- list(lambda = lambda, beta = beta, k = sort(unique(k)))
   grid <- do.call(expand.grid, axes)
+  unconverged <- 0L  # fold fits that hit max_iter: counted, one warning at the end
   fit_rows <- function(rows, prep, point) {
     yr <- y[rows, , drop = FALSE]
     check_lewl_labels(yr)
-    lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
-                      point$beta, args$regressor, args$ridge, args$threshold,
-                      args$recovery, args$init, args$tol, args$max_iter)
+    withCallingHandlers(
+      lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
+                        point$beta, args$regressor, args$ridge, args$threshold,
+                        args$recovery, args$init, args$tol, args$max_iter),
+      warning = function(w) {
+        if (!grepl("did not converge", conditionMessage(w))) return()
+        unconverged <<- unconverged + 1L
+        invokeRestart("muffleWarning")
+      })
   }
   method <- list(
     name = "lewl", grid = grid, axes = axes, parallel_score = TRUE,
@@ -79,6 +86,10 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     # feature-driven embedding, the smallest dimension
     order = function(grid) order(-grid$beta, -grid$lambda, grid$k))
   cv <- cv_engine(method, y, foldid, opt, call)
+  if (unconverged > 0L)
+    warning("cv_lewl: ", unconverged, " of the fits (folds x grid points, and the refit) ",
+            "stopped at max_iter = ", args$max_iter, " before the objective converged ",
+            "(relative change above tol = ", format(args$tol), ")", call. = FALSE)
   cv$call <- call
   cv
 }
