@@ -15,8 +15,8 @@
 #   average precision, macro F1 and ranking loss on the hidden entries alone
 #   and on the whole matrix (observed entries exact, as the paper reports
 #   them), beside the paper's LEWL figures where the text gives them.
-#   Parameters: lewl()'s defaults, and a small lambda x beta grid shown as a
-#   sensitivity table (choosing on the hidden entries would be optimistic).
+#   Parameters: lewl()'s defaults, and three other (lambda, beta) points shown
+#   as a sensitivity table (choosing on the hidden entries would be optimistic).
 #
 # Environment: LEWL_BENCH_PARTS ("1,2"), LEWL_BENCH_NMAX (5000).
 source(file.path("bench", "common.R"))
@@ -25,13 +25,6 @@ parts <- strsplit(Sys.getenv("LEWL_BENCH_PARTS", "1,2"), ",")[[1]]
 nmax <- as.numeric(Sys.getenv("LEWL_BENCH_NMAX", "5000"))
 cat("lewl benchmark;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
     "; cores:", parallel::detectCores(), "; load:", readLines("/proc/loadavg"), "\n")
-
-peak_mb <- function(expr) {
-  gc(reset = TRUE, verbose = FALSE)
-  before <- sum(gc(verbose = FALSE)[, 2])
-  force(expr)
-  sum(gc(verbose = FALSE)[, 6]) - before
-}
 
 load_set <- function(name) {
   dir <- shared_data("mulan", name)
@@ -65,31 +58,47 @@ if ("1" %in% parts) {
     y <- hide(y, 0.3, 1)
     y <- y[, colSums(y, na.rm = TRUE) > 0, drop = FALSE]
     k <- ceiling(ncol(y) / 2)
-    t_graph <- elapsed(prep <- mlss:::lewl_prepare(x, 10))
-    mem_prep <- peak_mb(mlss:::lewl_prepare(x, 10))
-    solve1 <- function(beta) mlss:::lewl_solve(y, prep, k, 1, beta, "exact", 0.5, 0, 1L)
-    t_eigen <- elapsed(suppressWarnings(solve1(0)))
-    t_iter <- elapsed(fit1 <- suppressWarnings(solve1(1)))
-    mem_iter <- peak_mb(suppressWarnings(solve1(1)))
+    # each step once: elapsed seconds and the peak of R's heap above the start
+    timed <- function(expr) {
+      gc(reset = TRUE, verbose = FALSE)
+      before <- sum(gc(verbose = FALSE)[, 2])
+      tt <- system.time(value <- expr)[["elapsed"]]
+      list(value = value, time = tt, mb = sum(gc(verbose = FALSE)[, 6]) - before)
+    }
+    prep_t <- timed(mlss:::lewl_prepare(x, 10))
+    prep <- prep_t$value
+    solve1 <- function(beta, recovery = "exact")
+      suppressWarnings(mlss:::lewl_solve(y, prep, k, 1, beta, recovery, 0.5, 0, 1L))
+    eig_t <- timed(solve1(0))
+    iter_t <- timed(solve1(1))
+    fit1 <- iter_t$value
     t_full_eigen <- if (n <= 2000) {
       M <- tcrossprod(ifelse(is.na(y), 0.5, y + 0)) + prep$K
-      elapsed(eigen(M, symmetric = TRUE))
+      system.time(eigen(M, symmetric = TRUE))[["elapsed"]]
     } else NA
     # the paper's recovery (I + L)^{-1} ZD: sparse Cholesky vs CG (lewl, paper mode)
     ZD <- fit1$Z %*% fit1$D
     A <- Matrix::Diagonal(n) + (Matrix::Diagonal(n, Matrix::rowSums(prep$W)) - prep$W)
-    t_chol <- elapsed(Matrix::solve(Matrix::Cholesky(methods::as(A, "symmetricMatrix")), ZD))
-    t_paper_iter <- elapsed(suppressWarnings(
-      mlss:::lewl_solve(y, prep, k, 1, 1, "paper", 0.5, 0, 1L)))
-    t_full <- elapsed(fit <- suppressWarnings(
-      mlss:::lewl_solve(y, prep, k, 1, 1, "exact", 0.5, 1e-6, 200L)))
-    t_reg <- elapsed(mlss:::lewl_regression(x, fit$Z, "ridge", 0.1, prep$gamma))
+    t_chol <- system.time(Matrix::solve(Matrix::Cholesky(methods::as(A, "symmetricMatrix")),
+                                        ZD))[["elapsed"]]
+    t_paper_iter <- system.time(solve1(1, "paper"))[["elapsed"]]
+    full_t <- if (n <= 2000) timed(suppressWarnings(
+      mlss:::lewl_solve(y, prep, k, 1, 1, "exact", 0.5, 1e-6, 200L))) else NULL
+    fit <- if (is.null(full_t)) fit1 else full_t$value
+    t_reg <- system.time(mlss:::lewl_regression(x, fit$Z, "ridge", 0.1,
+                                                prep$gamma))[["elapsed"]]
+    t_graph <- prep_t$time
+    t_eigen <- eig_t$time
+    t_iter <- iter_t$time
+    t_full <- if (is.null(full_t)) NA else full_t$time
+    mem_prep <- prep_t$mb
+    mem_iter <- iter_t$mb
     rows[[length(rows) + 1]] <- data.frame(
       set = set_name, n = n, m = ncol(y), k = k, graph_kernel = t_graph,
       z_step = t_eigen, recovery = t_iter - t_eigen, cg_iter = fit1$cg_iterations[1],
       recovery_paper_cg = t_paper_iter - t_eigen, chol_paper = t_chol,
       full_eigen = t_full_eigen, eigen_ratio = t_full_eigen / t_eigen,
-      iterations = fit$iterations, fit_total = t_full, regression = t_reg,
+      iterations = if (is.null(full_t)) NA else fit$iterations, fit_total = t_full, regression = t_reg,
       mem_prepare = mem_prep, mem_iteration = mem_iter)
     print(rows[[length(rows)]], digits = 3, row.names = FALSE)
   }
@@ -110,7 +119,7 @@ if ("2" %in% parts) {
     for (rate in c(0.3, 0.7)) {
       ymiss <- hide(d$y, rate, 2020)
       hidden <- is.na(ymiss)
-      grid <- expand.grid(lambda = c(0.1, 1, 10), beta = c(0, 1, 10))
+      grid <- data.frame(lambda = c(1, 1, 10, 1), beta = c(1, 0, 1, 10))
       grid$default <- grid$lambda == 1 & grid$beta == 1
       for (g in seq_len(nrow(grid))) {
         tt <- system.time(fit <- suppressWarnings(
