@@ -215,8 +215,8 @@ br_ridge <- function(x, y, cost, intercept) {
   b <- numeric(ncol(y))
   for (C in unique(cost)) {
     j <- which(cost == C)
-    fit <- mlls_solve(x, 2 * y[, j, drop = FALSE] - 1, alpha = 0, beta = 1 / (2 * n * C),
-                      r = 1L, intercept = intercept)
+    fit <- mlls_solve(x, y[, j, drop = FALSE], alpha = 0, beta = 1 / (2 * n * C),
+                      r = 1L, intercept = intercept, fitted = FALSE)
     W[, j] <- fit$U
     b[j] <- fit$intercept
   }

@@ -70,27 +70,36 @@ cv_engine <- function(method, y, foldid, opt, call) {
   oof <- if (opt$keep) array(0, c(n, m, ngrid), list(NULL, colnames(y), grid_names(grid)))
   score <- matrix(0, n, m, dimnames = list(NULL, colnames(y)))
   threads <- mlss_threads()
+  parallel_score <- opt$parallel && isTRUE(method$parallel_score)
+  train_thr <- matrix(NA_real_, m, nfolds)
+  res <- NULL
   for (g in seq_len(ngrid)) {
-    res <- fold_apply(seq_len(nfolds), function(k) method$score(states[[k]], g),
-                      opt$parallel && isTRUE(method$parallel_score), NULL)
+    # in sequence, one fold's scores at a time are alive besides `score`
+    if (parallel_score)
+      res <- fold_apply(seq_len(nfolds), function(k) method$score(states[[k]], g),
+                        opt$parallel, NULL)
     for (k in seq_len(nfolds)) {
-      score[rows[[k]], ] <- res[[k]]$scores
-      if (!is.null(res[[k]]$state)) states[[k]] <- res[[k]]$state
+      fold <- if (parallel_score) res[[k]] else method$score(states[[k]], g)
+      score[rows[[k]], ] <- fold$scores
+      if (!is.null(fold$state)) states[[k]] <- fold$state
+      if (opt$thresholds == "train") train_thr[, k] <- as.double(fold$thresholds)
+      fold <- NULL
     }
+    res <- NULL
     if (opt$thresholds == "oof") {
       thr <- .Call(C_cv_point_thresholds_call, score, y, foldid, nfolds, threads)
       final_thr[, g] <- thr[, nfolds + 1L]
       final_f1[, g] <- thr[, nfolds + 2L]
       thr <- thr[, seq_len(nfolds), drop = FALSE]
     } else {
-      thr <- vapply(res, function(r) as.double(r$thresholds), numeric(m))
+      thr <- train_thr
     }
     cvfold[g, ] <- .Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code)
     if (opt$keep) oof[, , g] <- score
     tick()
   }
 
-  rm(states, score, res)  # free for the refit: memory peaks there otherwise
+  rm(states, score)  # free for the refit: memory peaks there otherwise
   cvm <- rowMeans(cvfold)
   cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
   if (all(is.na(cvm)))

@@ -138,7 +138,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   spec <- list(
     name = "mlls", grid = grid, axes = axes,
     prepare = function(train) mlls_prepare_fold(d$x, gram, train,
-                                                2 * d$y[train, , drop = FALSE] - 1,
+                                                d$y[train, , drop = FALSE],
                                                 d$intercept, tol, train_out, min(axes$beta)),
     score = function(state, g) .Call(C_cv_mlls_score, state, grid$alpha[g], grid$beta[g],
                                      as.integer(r_of(grid[g, , drop = FALSE]))),
@@ -146,9 +146,10 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
       a <- point$alpha
       b <- point$beta
       rr <- r_of(point)
-      fit <- mlls_solve(d$x, 2 * d$y - 1, a, b, rr, d$intercept, d$kernel, gamma, degree, coef0,
-                        method, tol)
-      fit <- mlls_finish(fit, d$y, a, b, rr, fit_call(call, a, b, rr))
+      # with out-of-fold thresholds the n x m training scores are not needed
+      fit <- mlls_solve(d$x, d$y, a, b, rr, d$intercept, d$kernel, gamma, degree, coef0,
+                        method, tol, fitted = is.null(thr))
+      fit <- mlls_finish(fit, d$y, a, b, rr, fit_call(call, a, b, rr), thr)
       set_thresholds(fit, thr)
     },
     order = function(grid) do.call(order, c(list(-grid$beta, -grid$alpha),

@@ -167,7 +167,7 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
   xy <- ml_xy(x, y)
   d <- mlls_inputs(xy$x, xy$y, r, intercept, kernel)
   warn_constant_labels(d$y)
-  fit <- mlls_solve(d$x, 2 * d$y - 1, alpha, beta, d$r, d$intercept, d$kernel, gamma,
+  fit <- mlls_solve(d$x, d$y, alpha, beta, d$r, d$intercept, d$kernel, gamma,
                     degree, coef0, method, tol)
   mlls_finish(fit, d$y, alpha, beta, d$r, call)
 }
@@ -203,21 +203,23 @@ mlls_inputs <- function(x, y, r, intercept, kernel) {
   list(x = x, y = y, r = r, intercept = intercept, kernel = kernel)
 }
 
-# The numeric MLLS fit of real-valued targets (n x m) on checked features x
-# (or a checked kernel matrix): the engine behind mlls(), also used by methods
-# that run the MLLS machinery on other targets.  Returns the parts of the
-# model plus `res`, the raw answer of the C routine.
+# The numeric MLLS fit of targets (n x m: a logical label matrix, which the C
+# code reads as +1/-1 without a double copy in R, or real values) on checked
+# features x (or a checked kernel matrix): the engine behind mlls(), also used
+# by methods that run the MLLS machinery on other targets.  Returns the parts
+# of the model plus `res`, the raw answer of the C routine, whose n x m
+# training scores `fitted` are left out (NULL) when not wanted.
 mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NULL,
                        gamma = NULL, degree = 2, coef0 = 1, method = "auto",
-                       tol = NULL) {
+                       tol = NULL, fitted = TRUE) {
   n <- nrow(x)
   tol <- check_tol(tol, x)
-  storage.mode(targets) <- "double"
+  if (!is.logical(targets)) storage.mode(targets) <- "double"
   if (is.null(kernel)) {
     dual <- switch(method, auto = ncol(x) > n, primal = FALSE, dual = TRUE)
     xs <- if (intercept && inherits(x, "dgCMatrix")) centre_offset_columns(x) else x
     res <- .Call(C_mlls_fit, native_matrix(xs), targets, alpha, beta, as.integer(r),
-                 intercept, dual, as.double(tol))
+                 intercept, dual, as.double(tol), fitted)
     fit <- mlls_linear_parts(res, x, intercept)
     fit$method <- if (dual) "dual" else "primal"
     if (!res$direct && inherits(xs, "sparseMatrix")) warn_gram_accuracy(res, n, beta)
@@ -231,7 +233,7 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
                "rescale 'x', or use a smaller 'gamma' or 'degree'")
     if (intercept) kern$center <- list(col = colMeans(K), all = mean(K))
     res <- .Call(C_mlls_fit_gram, K, targets, alpha, beta, as.integer(r), intercept,
-                 as.double(tol))
+                 as.double(tol), fitted)
     check_kernel_definite(res, n, kernel)
     if (intercept) warn_kernel_cancellation(K, kernel)
     fit <- list(A = res$coef, B = res$theta, intercept = res$y_center, kernel = kern,
@@ -351,7 +353,9 @@ mlls_linear_parts <- function(res, x, intercept) {
        features = features)
 }
 
-mlls_finish <- function(fit, y, alpha, beta, r, call) {
+# thr: the out-of-fold thresholds of cross-validation (see set_thresholds()),
+# for a fit solved without its training scores.
+mlls_finish <- function(fit, y, alpha, beta, r, call, thr = NULL) {
   res <- fit$res
   labels <- colnames(y)
   n <- nrow(y)
@@ -362,7 +366,8 @@ mlls_finish <- function(fit, y, alpha, beta, r, call) {
   if (length(res$s) == 0)
     warning("'x' has no variation (after centring): every score is the label mean",
             call. = FALSE)
-  th <- .Call(C_f1_thresholds, res$fitted, y)
+  th <- if (is.null(res$fitted)) list(threshold = thr$threshold)
+        else .Call(C_f1_thresholds, res$fitted, y)
   fit$V <- res$V
   dimnames(fit$V) <- list(sprintf("theta%d", seq_len(res$r)), labels)
   if (!is.null(fit$U)) {
@@ -376,7 +381,7 @@ mlls_finish <- function(fit, y, alpha, beta, r, call) {
   out <- c(fit[c("U", "Theta", "V", "W", "A", "B", "intercept")],
            list(alpha = alpha, beta = beta, r = res$r,
                 thresholds = stats::setNames(th$threshold, labels),
-                train_f1 = stats::setNames(th$f1, labels),
+                train_f1 = if (!is.null(th$f1)) stats::setNames(th$f1, labels),
                 rank = length(res$s), sdev = res$s / sqrt(n),
                 labels = labels, features = fit$features, n_pos = colSums(y),
                 nobs = n, kernel = fit$kernel, method = fit$method,

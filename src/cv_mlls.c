@@ -38,7 +38,8 @@ static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const 
     if (train_out == TRAIN_THRESHOLDS) {
         SEXP y01 = Rf_allocMatrix(INTSXP, n_tr, m);
         SET_VECTOR_ELT(st, 6, y01);
-        for (R_xlen_t k = 0; k < XLENGTH(ytr); k++) INTEGER(y01)[k] = REAL(ytr)[k] > 0;
+        for (R_xlen_t k = 0; k < XLENGTH(ytr); k++)
+            INTEGER(y01)[k] = target_value(ytr, k) > 0;
     }
     SET_VECTOR_ELT(st, 7, Rf_ScalarInteger(n_tr));
     UNPROTECT(1);
@@ -46,7 +47,7 @@ static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const 
 }
 
 /* Primal form: xtr, xva are the training and validation rows (lists from
- * native_matrix()), ytr the n_tr x m training targets (+1/-1 for labels);
+ * native_matrix()), ytr the n_tr x m training targets (logical labels, or +1/-1);
  * train_out: 0, 1 (thresholds on the training scores) or 2 (the training
  * scores themselves); beta_min the smallest beta of the grid, which decides
  * whether the Gram matrix is accurate enough (mlls_decompose_data()). */

@@ -34,22 +34,31 @@ mlss_mat unpack_matrix(SEXP nat)
 
 void check_targets(SEXP y, int n)
 {
-    if (!Rf_isReal(y) || !Rf_isMatrix(y) || Rf_nrows(y) != n)
-        Rf_error("internal: the targets must be a double matrix with %d rows", n);
+    if (!(Rf_isReal(y) || Rf_isLogical(y)) || !Rf_isMatrix(y) || Rf_nrows(y) != n)
+        Rf_error("internal: the targets must be a double or logical matrix with %d rows", n);
 }
 
-/* Copy of the n x m matrix y with its column means removed (when centre);
- * the means (or zeros) go to mean. */
+/* Entry k of the targets: a double matrix as it is, a logical label matrix
+ * coded +1 / -1 (so that R need not hold a double copy of the labels). */
+double target_value(SEXP y, R_xlen_t k)
+{
+    return Rf_isLogical(y) ? (LOGICAL(y)[k] ? 1.0 : -1.0) : REAL(y)[k];
+}
+
+/* Copy of the n x m targets (double, or logical coded +1/-1) with the column
+ * means removed (when centre); the means (or zeros) go to mean. */
 double *center_columns(SEXP y, int centre, double *mean)
 {
     int n = Rf_nrows(y), m = Rf_ncols(y);
     double *Yc = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
-    const double *Y = REAL(y);
     for (int l = 0; l < m; l++) {
         double s = 0.0;
-        for (int i = 0; i < n; i++) s += Y[IDX(i, l, n)];
+        for (int i = 0; i < n; i++) {
+            Yc[IDX(i, l, n)] = target_value(y, IDX(i, l, n));
+            s += Yc[IDX(i, l, n)];
+        }
         mean[l] = centre ? s / n : 0.0;
-        for (int i = 0; i < n; i++) Yc[IDX(i, l, n)] = Y[IDX(i, l, n)] - mean[l];
+        for (int i = 0; i < n; i++) Yc[IDX(i, l, n)] -= mean[l];
     }
     return Yc;
 }

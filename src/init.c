@@ -8,8 +8,8 @@
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
 static const R_CallMethodDef CallEntries[] = {
-    CALLDEF(mlls_fit, 8),
-    CALLDEF(mlls_fit_gram, 7),
+    CALLDEF(mlls_fit, 9),
+    CALLDEF(mlls_fit_gram, 8),
     CALLDEF(f1_thresholds, 2),
     CALLDEF(gram_matrix, 2),
     CALLDEF(cv_mlls_prepare_primal, 7),
@@ -31,6 +31,8 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(crf_infer, 9),
     CALLDEF(mddm_choose_k_call, 3),
     CALLDEF(lewl_fit, 12),
+    CALLDEF(knn_search_call, 5),
+    CALLDEF(knn_label_counts_call, 2),
     {NULL, NULL, 0}
 };
 

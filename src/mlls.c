@@ -56,7 +56,7 @@ static void solve_tspace(mlls_solution *sol, int m, int r, int n, double alpha,
 /* Dual path shared by linear (sparse, d > n) and kernel fits: sol->dec holds
  * the eigendecomposition of the centred n x n Gram matrix.  Fills the rest of
  * sol, the dual coefficients A = U1 diag(1/s) T (n x m) and B = U1 diag(1/s) G
- * (n x r), and the centred fitted values. */
+ * (n x r), and the centred fitted values unless fitted is NULL. */
 static void fit_dual(int n, int m, int r, double alpha, double beta, mlls_solution *sol,
                      double **A, double **B, double *fitted)
 {
@@ -68,7 +68,7 @@ static void fit_dual(int n, int m, int r, double alpha, double beta, mlls_soluti
     *B = (double *) R_alloc((size_t) n * sol->r + 1, sizeof(double));
     basis_times(n, t, m, sol->dec.basis, sinv, sol->T, *A);
     basis_times(n, t, sol->r, sol->dec.basis, sinv, sol->G, *B);
-    basis_times(n, t, m, sol->dec.basis, sol->dec.s, sol->T, fitted);  /* U1 diag(s) T */
+    if (fitted) basis_times(n, t, m, sol->dec.basis, sol->dec.s, sol->T, fitted);  /* U1 diag(s) T */
 }
 
 static SEXP result_list(SEXP coef, SEXP theta, const mlls_solution *sol, int m,
@@ -91,8 +91,10 @@ static SEXP result_list(SEXP coef, SEXP theta, const mlls_solution *sol, int m,
     return res;
 }
 
-static void add_to_columns(double *A, int n, int m, const double *v)
+static void add_to_columns(SEXP fitted, int n, int m, const double *v)
 {
+    if (Rf_isNull(fitted)) return;
+    double *A = REAL(fitted);
     for (int l = 0; l < m; l++)
         for (int i = 0; i < n; i++) A[IDX(i, l, n)] += v[l];
 }
@@ -126,15 +128,27 @@ static void orthonormalize_theta(int d, int m, int r, double *theta, const doubl
     gemm('T', 'N', r, m, d, 1.0, theta, d, U, d, 0.0, V, r);
 }
 
+/* The n x m fitted values, or NULL when not wanted (cross-validation's refit
+ * takes its thresholds from out-of-fold scores: no n x m training scores). */
+static SEXP fitted_values(SEXP want, int n, int m)
+{
+    return Rf_asLogical(want) ? Rf_allocMatrix(REALSXP, n, m) : R_NilValue;
+}
+
+static double *fitted_ptr(SEXP fitted)
+{
+    return Rf_isNull(fitted) ? NULL : REAL(fitted);
+}
+
 /* Linear MLLS.  x: a list from native_matrix() (dense n x d, or the slots of a
- * dgCMatrix); y: n x m real targets (+1/-1 for labels).  The centred data go
+ * dgCMatrix); y: n x m targets (logical labels, coded +1/-1, or real).  The centred data go
  * through their d x d (primal) or n x n (dual) Gram matrix, a sparse x
  * centred implicitly; a dense x for which that would lose accuracy at this
  * beta is decomposed directly (thin SVD by QR when d <= n, LQ when d > n).
- * Returns list(coef = U (d x m), theta = Theta' (d x r), V, fitted, s, r,
- * y_center, lowest). */
+ * Returns list(coef = U (d x m), theta = Theta' (d x r), V, fitted (NULL
+ * unless want_fitted), s, r, y_center, lowest). */
 SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEXP dual,
-              SEXP tol)
+              SEXP tol, SEXP want_fitted)
 {
     mlss_mat X = unpack_matrix(x);
     int n = X.nrow, d = X.ncol, m = Rf_ncols(y), rr = Rf_asInteger(r);
@@ -152,14 +166,14 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
 
     mlls_solution sol;
     SEXP coef = PROTECT(Rf_allocMatrix(REALSXP, d, m));
-    SEXP fitted = PROTECT(Rf_allocMatrix(REALSXP, n, m));
+    SEXP fitted = PROTECT(fitted_values(want_fitted, n, m));
     SEXP theta;
     int primal_form;
     mlls_stop(mlls_decompose_data(&X, mu, Yc, m, reltol, b, Rf_asLogical(dual), &sol.dec,
                                   &primal_form));
     if (!primal_form) {
         double *A, *B;
-        fit_dual(n, m, rr, a, b, &sol, &A, &B, REAL(fitted));
+        fit_dual(n, m, rr, a, b, &sol, &A, &B, fitted_ptr(fitted));
         mat_tprod(&X, mu, A, m, REAL(coef));  /* U = Xc'A */
         theta = PROTECT(Rf_allocMatrix(REALSXP, d, sol.r));
         mat_tprod(&X, mu, B, sol.r, REAL(theta));
@@ -169,19 +183,20 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
         basis_times(d, sol.dec.t, m, sol.dec.basis, NULL, sol.T, REAL(coef));
         theta = PROTECT(Rf_allocMatrix(REALSXP, d, sol.r));
         basis_times(d, sol.dec.t, sol.r, sol.dec.basis, NULL, sol.G, REAL(theta));
-        mat_prod(&X, mu, REAL(coef), m, REAL(fitted));
+        if (!Rf_isNull(fitted)) mat_prod(&X, mu, REAL(coef), m, REAL(fitted));
     }
-    add_to_columns(REAL(fitted), n, m, REAL(ycenter));
+    add_to_columns(fitted, n, m, REAL(ycenter));
     SEXP res = result_list(coef, theta, &sol, m, fitted, ycenter);
     UNPROTECT(4);
     return res;
 }
 
 /* Kernel MLLS on a precomputed n x n kernel matrix (centred here when
- * intercept).  Returns list(coef = A (n x m), theta = B (n x r), V, fitted, s,
- * r, y_center): scores of new points are k~(x, X) A + y_center. */
+ * intercept).  Returns list(coef = A (n x m), theta = B (n x r), V, fitted
+ * (NULL unless want_fitted), s, r, y_center): scores of new points are
+ * k~(x, X) A + y_center. */
 SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
-                   SEXP intercept, SEXP tol)
+                   SEXP intercept, SEXP tol, SEXP want_fitted)
 {
     int n = Rf_nrows(kernel), m = Rf_ncols(y), rr = Rf_asInteger(r);
     int centre = Rf_asLogical(intercept);
@@ -199,10 +214,10 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
     if (centre) center_gram(n, K);
 
     mlls_solution sol;
-    SEXP fitted = PROTECT(Rf_allocMatrix(REALSXP, n, m));
+    SEXP fitted = PROTECT(fitted_values(want_fitted, n, m));
     mlls_stop(mlls_decompose_dual(n, K, Yc, m, reltol, &sol.dec));
-    fit_dual(n, m, rr, a, b, &sol, &A, &B, REAL(fitted));
-    add_to_columns(REAL(fitted), n, m, REAL(ycenter));
+    fit_dual(n, m, rr, a, b, &sol, &A, &B, fitted_ptr(fitted));
+    add_to_columns(fitted, n, m, REAL(ycenter));
     SEXP coef = PROTECT(matrix_head(A, n, m));
     SEXP theta = PROTECT(matrix_head(B, n, sol.r));
     SEXP res = result_list(coef, theta, &sol, m, fitted, ycenter);

@@ -321,7 +321,12 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
         if (R_FINITE(emax) && emax > 0.0) e[i] /= emax;
         if (R_FINITE(dmax) && dmax > 0.0) D[i] /= dmax;
     }
-    r = mlls_theta(t, m, r, P, PPt, fast, e, D, G, &status);
+    /* At alpha = 0 (ridge) T does not depend on Theta: cross-validation,
+     * which wants no V, skips Theta's eigenproblem there. */
+    if (alpha == 0.0 && !V)
+        r = r < t ? r : t;
+    else
+        r = mlls_theta(t, m, r, P, PPt, fast, e, D, G, &status);
     *r_used = r;
     if (status != MLLS_OK) return status;
 

@@ -9,6 +9,7 @@
 /* glue.c */
 mlss_mat unpack_matrix(SEXP nat);
 void check_targets(SEXP y, int n);
+double target_value(SEXP y, R_xlen_t k);
 double *center_columns(SEXP y, int centre, double *mean);
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
@@ -19,9 +20,9 @@ void mlls_stop(int status);
 
 /* .Call entry points */
 SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEXP dual,
-              SEXP tol);
+              SEXP tol, SEXP want_fitted);
 SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
-                   SEXP intercept, SEXP tol);
+                   SEXP intercept, SEXP tol, SEXP want_fitted);
 SEXP f1_thresholds(SEXP score, SEXP y);
 SEXP gram_matrix(SEXP x, SEXP centre);
 SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
@@ -55,6 +56,10 @@ SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP beta,
               SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max);
+
+/* knn.c */
+SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
+SEXP knn_label_counts_call(SEXP nbr, SEXP y);
 
 /* Readers and writers of multi-label files (arff.c, libsvm.c, rows.c). */
 const char *raw_bytes(SEXP raw, size_t *len);

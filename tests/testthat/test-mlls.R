@@ -188,3 +188,31 @@ test_that("a matrix without variation gives the intercept-only fit", {
   expect_equal(unname(predict(fit, X)[, 1]), rep(0, 10))
   expect_identical(fit$rank, 0L)
 })
+
+test_that("mlls_solve() reads logical labels as +1/-1 targets and can skip the training scores", {
+  set.seed(5)
+  x <- matrix(rnorm(60 * 8), 60)
+  y <- matrix(rnorm(60 * 4), 60) + x[, 1:4] > 0
+  xs <- Matrix::rsparsematrix(60, 70, 0.2)
+  for (args in list(list(x = x), list(x = xs), list(x = x, kernel = "rbf"))) {
+    pm <- do.call(mlls_solve, c(args, list(targets = 2 * y - 1, alpha = 0.5, beta = 0.1, r = 2)))
+    lg <- do.call(mlls_solve, c(args, list(targets = y, alpha = 0.5, beta = 0.1, r = 2,
+                                           fitted = FALSE)))
+    expect_identical(lg[c("U", "A", "V", "intercept")], pm[c("U", "A", "V", "intercept")])
+    expect_null(lg$res$fitted)
+    # the training scores mlls_solve() leaves out are the model's own predictions
+    sc <- if (is.null(args$kernel)) as.matrix(args$x %*% pm$U) + rep(pm$intercept, each = 60)
+    if (!is.null(sc)) expect_equal(pm$res$fitted, sc, tolerance = 1e-10, ignore_attr = TRUE)
+  }
+})
+
+test_that("a cross-validated fit with out-of-fold thresholds carries no training F1", {
+  set.seed(6)
+  x <- matrix(rnorm(60 * 5), 60)
+  y <- matrix(rnorm(60 * 3), 60) + x[, 1:3] > 0
+  cv <- cv_mlls(x, y, alpha = c(0, 1), beta = c(0.01, 1), nfolds = 3, progress = FALSE)
+  expect_null(cv$fit$train_f1)
+  expect_equal(unname(cv$fit$thresholds), unname(cv$oof_thresholds[, cv$chosen]))
+  ref <- mlls(x, y, alpha = cv$alpha_best, beta = cv$beta_best)
+  expect_equal(cv$fit$U, ref$U, tolerance = 1e-12)
+})
