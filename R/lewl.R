@@ -209,9 +209,9 @@ check_nonnegative <- function(v, arg) {
 
 # Everything LEWL needs from the features, computed once (and once per fold in
 # cv_lewl()): the kernel matrix K, the symmetric kNN weight matrix W, and the
-# parameters t and gamma.  The squared distances come from |u|^2 + |v|^2 -
-# 2u'v on column-centred (dense) data; the n x n matrix is needed for K
-# anyway, so the kNN graph is read from it too.
+# parameters t and gamma.  The squared distances of K come from |u|^2 + |v|^2 -
+# 2u'v on column-centred (dense) data; the neighbours from knn_search() (exact,
+# ties to the lower index), whose distances also give the graph's weights.
 lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
   n <- nrow(x)
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
@@ -227,8 +227,9 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
   } else {
     gamma <- check_nonnegative(gamma, "gamma")
   }
-  nb <- lewl_neighbours(d2, knn)
-  dist_nb <- d2[cbind(rep(seq_len(n), knn), as.vector(nb))]
+  near <- knn_search(x, knn)
+  nb <- near$index
+  dist_nb <- as.vector(near$distance)^2
   if (is.null(t)) {
     t <- stats::median(dist_nb)
     if (!(t > 0)) t <- max(mean(dist_nb), 1)
@@ -236,35 +237,26 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
     t <- check_nonnegative(t, "t")
     if (t == 0) stop_arg("'t' must be > 0")
   }
-  W <- lewl_graph(nb, d2, t)
+  W <- lewl_graph(nb, near$distance^2, t)
   K <- exp(-gamma * d2)
   list(K = K, W = W, t = t, gamma = gamma, knn = knn, neighbours = nb)
 }
 
-# The knn nearest rows of each row (n x knn, 1-based), the row itself left out.
-lewl_neighbours <- function(d2, knn) {
-  n <- nrow(d2)
-  nb <- matrix(0L, n, knn)
-  for (i in seq_len(n)) {
-    di <- d2[, i]
-    di[i] <- Inf
-    nb[i, ] <- order(di)[seq_len(knn)]
-  }
-  nb
-}
-
 # The symmetric weight matrix: an edge where either end is among the other's
-# neighbours (union), weight exp(-d2 / t); a dgCMatrix with both triangles.
-lewl_graph <- function(nb, d2, t) {
+# neighbours (union), weight exp(-d2 / t) with d2 the squared distance
+# (nb2: n x knn, aligned with nb); a dgCMatrix with both triangles.  An edge
+# found from both ends is kept once.
+lewl_graph <- function(nb, nb2, t) {
   n <- nrow(nb)
   i <- rep(seq_len(n), ncol(nb))
   j <- as.vector(nb)
-  W <- Matrix::sparseMatrix(i = c(i, j), j = c(j, i), x = 1, dims = c(n, n))
-  W <- methods::as(W, "generalMatrix")
-  rows <- W@i + 1L
-  cols <- rep.int(seq_len(n), diff(W@p))
-  W@x <- exp(-d2[cbind(rows, cols)] / t)
-  W
+  lo <- pmin(i, j)
+  hi <- pmax(i, j)
+  once <- !duplicated(lo + (hi - 1) * as.double(n))
+  w <- exp(-as.vector(nb2)[once] / t)
+  W <- Matrix::sparseMatrix(i = c(lo[once], hi[once]), j = c(hi[once], lo[once]),
+                            x = c(w, w), dims = c(n, n))
+  methods::as(W, "generalMatrix")
 }
 
 # The alternating updates (C), on prepared features.
