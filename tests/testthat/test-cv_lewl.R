@@ -32,8 +32,17 @@ test_that("cv_lewl learns from the observed labels only", {
   skip_if_not(exists("mask_labels", envir = asNamespace("mlss")),
               "the engine's missing-label support (branch missing) is not merged yet")
   p <- lewl_problem(60, 4, m = 4, rate = 0.3, seed = 6)
-  cv <- cv_lewl(p$x, p$ymiss, lambda = c(0.1, 1), beta = c(0, 1), k = 2, nfolds = 3,
-                progress = FALSE, knn = 5)
+  cv <- cv_lewl(p$x, p$ymiss, lambda = c(0.1, 1), beta = c(1, 5), k = 2, nfolds = 3,
+                progress = FALSE, knn = 5, keep = TRUE)
   expect_true(all(is.finite(cv$cvm)))
+  pt <- cv$grid[2, ]
+  oof <- matrix(0, 60, 4)
+  for (k in 1:3) {
+    va <- cv$foldid == k
+    fit <- lewl(p$x[!va, ], p$ymiss[!va, ], k = 2, lambda = pt$lambda, beta = pt$beta,
+                knn = 5)
+    oof[va, ] <- predict(fit, p$x[va, ])
+  }
+  expect_equal(cv$oof[, , 2], oof, tolerance = 1e-8, ignore_attr = TRUE)
   expect_identical(cv$fit$missing, is.na(p$ymiss), ignore_attr = TRUE)
 })
