@@ -33,6 +33,15 @@
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d).  For the formula method, a formula such as
 #'   `cbind(l1, l2, l3) ~ .`.
+#' @section Missing labels:
+#' The shared structure is learnt from every label's problem on every instance
+#' (and the least-squares form is solved in closed form on the whole label
+#' matrix); observed-entry fits are not implemented.  So `NA` in `y` is an
+#' error unless `na_labels = "negative"` takes it as `FALSE`.
+#'
+#' @param na_labels What to do with missing labels (`NA` in `y`): `"refuse"`
+#'   (the default: an error) or `"negative"` (`NA` taken as `FALSE`); see the
+#'   section Missing labels.
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
 #' @param alpha Weight of the penalty on the weights outside the shared
 #'   subspace, a number > 0 (the papers tune it over \eqn{10^{-4}, \dots, 10^3}).
@@ -46,7 +55,9 @@
 #' @param max_iter Most alternations.
 #' @param svm_tol,svm_max_iter Settings of the SVM solver in step 1, see
 #'   `tol` and `max_iter` of [br()].
-#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `c("aso_svm", "br")`: the components of a
 #'   [br()] fit (`W` holds the weights \eqn{u_l}, d x m; `intercept`,
@@ -73,7 +84,8 @@ aso_svm <- function(x, ...) UseMethod("aso_svm")
 #' @export
 aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
                             loss = c("hinge", "squared_hinge", "ls"), tol = 1e-3,
-                            max_iter = 100L, svm_tol = 0.01, svm_max_iter = 1000L, ...) {
+                            max_iter = 100L, svm_tol = 0.01, svm_max_iter = 1000L,
+                            na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(aso_svm)
   check_no_dots(...)
@@ -88,7 +100,7 @@ aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
     stop_arg("the SVM losses need a finite 'beta' > 0 (the dual solver needs every ",
              "weight penalised); small values approach ASO proper")
   x <- as_features(x)
-  y <- as_labels(y, nrow(x))
+  y <- as_labels(y, nrow(x), na = match.arg(na_labels), fun = "aso_svm")
   warn_constant_labels(y)
   r <- check_rank(r, ncol(y))
   if (r > min(ncol(y), ncol(x)))

@@ -51,10 +51,29 @@
 #' ([f1_thresholds()]); set others with `fit$thresholds <- ...` or the
 #' `thresholds` argument of [predict.br()].
 #'
+#' @section Missing labels:
+#' `NA` in `y` marks a label that was not observed.  `na_labels` says what to
+#' do with them:
+#' * `"refuse"` (the default): an error, so that missing labels are never
+#'   taken for negatives without a word;
+#' * `"observed"`: each label's model is fitted on the rows where that label
+#'   is observed, which binary relevance allows since its labels are fitted
+#'   independently (every learner: the rows are subset per label; this is the
+#'   same as an instance weight of 0 on the others).  The thresholds are
+#'   tuned on the observed rows too.  A label observed on no row is an error.
+#'   The SVM's dual variables are not kept then, so a warm start from such a
+#'   fit starts from its weights;
+#' * `"negative"`: `NA` is taken as `FALSE` (the usual baseline of the
+#'   missing-label literature, e.g. the BR of the LEWL paper).
+#'
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d).  For the formula method, a formula such as
-#'   `cbind(l1, l2, l3) ~ .`.
-#' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
+#'   `cbind(l1, l2, l3) ~ .`.  A data set of class `mlss_data` or `mldr` goes
+#'   in as `x` with its labels, `y` left out.
+#' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame;
+#'   `NA` marks a missing label (see `na_labels`).
+#' @param na_labels What to do with missing labels: `"refuse"`, `"observed"`
+#'   or `"negative"` (see Missing labels).
 #' @param learner `"ridge"`, `"logistic"` or `"svm"`.
 #' @param cost The cost \eqn{C} > 0: one number for every label, or one per
 #'   label.  `NULL` means 1, LIBLINEAR's default.
@@ -68,7 +87,9 @@
 #' @param init A warm start for the logistic and SVM solvers: a `br` fit of
 #'   the same learner, or a (d + 1) x m (d x m without intercept) weight
 #'   matrix.
-#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `"br"`: a list with
 #'   \item{W}{d x m weights.}
@@ -106,20 +127,27 @@ br <- function(x, ...) UseMethod("br")
 #' @export
 br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NULL,
                        loss = c("squared_hinge", "hinge"), intercept = TRUE, tol = NULL,
-                       max_iter = 1000L, init = NULL, ...) {
+                       max_iter = 1000L, init = NULL,
+                       na_labels = c("refuse", "observed", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(br)
   check_no_dots(...)
   learner <- match.arg(learner)
   loss <- match.arg(loss)
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x))
+  na_labels <- match.arg(na_labels)
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = c(refuse = "refuse", observed = "keep",
+                                    negative = "negative")[[na_labels]],
+                 fun = "br", observed = TRUE)
+  check_observed_labels(y)
   warn_constant_labels(y)
   cost <- check_cost(cost, ncol(y))
   intercept <- check_flag(intercept, "intercept")
   tol <- check_solver_tol(tol, learner)
   max_iter <- check_max_iter(max_iter)
-  fit <- br_fit(x, y, learner, cost, loss, intercept, tol, max_iter, init)
+  fit <- if (anyNA(y)) br_fit_observed(x, y, learner, cost, loss, intercept, tol, max_iter, init)
+         else br_fit(x, y, learner, cost, loss, intercept, tol, max_iter, init)
   warn_not_converged(fit$status, colnames(y))
   linear_finish(fit, x, y, call, class = "br",
                 settings = list(learner = learner, loss = if (learner == "svm") loss,
@@ -202,6 +230,30 @@ br_fit <- function(x, y, learner, cost, loss, intercept, tol, max_iter, init = N
   out
 }
 
+# Binary relevance on each label's observed rows (y has NA): one fit per
+# label on its row subset, put together as br_fit() returns them.  A warm
+# start gives each label its column of weights (the SVM's dual variables, one
+# per row of the full data, cannot follow the subsets).
+br_fit_observed <- function(x, y, learner, cost, loss, intercept, tol, max_iter, init) {
+  d <- ncol(x)
+  m <- ncol(y)
+  if (!is.null(init)) {
+    br_init(init, d, m, nrow(x), intercept, learner, loss, cost)  # checks it
+    init <- if (inherits(init, "br")) rbind(init$intercept, init$W)
+            else if (nrow(init) == d) rbind(0, init) else init
+  }
+  parts <- lapply(seq_len(m), function(l) {
+    o <- !is.na(y[, l])
+    br_fit(x[o, , drop = FALSE], y[o, l, drop = FALSE], learner, cost[l], loss, intercept,
+           tol, max_iter, if (!is.null(init)) init[, l, drop = FALSE])
+  })
+  list(W = do.call(cbind, lapply(parts, `[[`, "W")),
+       intercept = vapply(parts, function(p) as.numeric(p$intercept), 0),
+       link = parts[[1]]$link,
+       iter = vapply(parts, function(p) as.integer(p$iter), 0L),
+       status = vapply(parts, function(p) as.integer(p$status), 0L))
+}
+
 # Solver weights (p x m, bias last) as W (d x m) and the intercept.
 split_bias <- function(Wp, d, intercept) {
   list(W = Wp[seq_len(d), , drop = FALSE],
@@ -274,7 +326,8 @@ linear_finish <- function(fit, x, y, call, class, settings = list(), extra = lis
                 train_f1 = stats::setNames(th$f1, labels), link = fit$link),
            settings, extra,
            list(dual = fit$dual, iter = stats::setNames(fit$iter, labels),
-                labels = labels, features = features, n_pos = colSums(y), nobs = nrow(y),
+                labels = labels, features = features, n_pos = colSums(y, na.rm = TRUE),
+                nobs = nrow(y),
                 call = call))
   structure(out[!vapply(out, is.null, logical(1))], class = c(class, if (class != "br") "br"))
 }

@@ -26,6 +26,15 @@
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d).  For the formula method, a formula such as
 #'   `cbind(l1, l2, l3) ~ .`.
+#' @section Missing labels:
+#' The canonical directions come from the covariance of the features with the
+#' whole label matrix, which a missing entry leaves undefined, and the
+#' classifiers are fitted on the projection of every instance.  So `NA` in
+#' `y` is an error unless `na_labels = "negative"` takes it as `FALSE`.
+#'
+#' @param na_labels What to do with missing labels (`NA` in `y`): `"refuse"`
+#'   (the default: an error) or `"negative"` (`NA` taken as `FALSE`); see the
+#'   section Missing labels.
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
 #' @param lambda Regularisation of CCA on the side of `x`, a number >= 0
 #'   (the `beta` of MLLS; the papers tune it over \eqn{10^{-6}, \dots, 10}).
@@ -35,7 +44,9 @@
 #'   most the number of labels).
 #' @param loss For `cca_svm()`, the SVM loss, see [br()].
 #' @param tol,max_iter For `cca_svm()`, the SVM solver's settings, see [br()].
-#' @param data,subset,na.action For the formula method, as in [lm()].
+#' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `c("cca_ridge", "br")` or `c("cca_svm", "br")`:
 #'   the components of a [br()] fit (`W`, `intercept`, `thresholds`, ...) for
@@ -60,11 +71,13 @@ cca_ridge <- function(x, ...) UseMethod("cca_ridge")
 
 #' @rdname cca_ridge
 #' @export
-cca_ridge.default <- function(x, y, lambda, cost = NULL, r = NULL, ...) {
+cca_ridge.default <- function(x, y, lambda, cost = NULL, r = NULL,
+                              na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(cca_ridge)
   check_no_dots(...)
-  cca_fit(x, y, lambda, cost, r, "ridge", "squared_hinge", NULL, 1000L, call, "cca_ridge")
+  cca_fit(x, y, lambda, cost, r, "ridge", "squared_hinge", NULL, 1000L, call, "cca_ridge",
+          match.arg(na_labels))
 }
 
 #' @rdname cca_ridge
@@ -83,11 +96,12 @@ cca_svm <- function(x, ...) UseMethod("cca_svm")
 #' @export
 cca_svm.default <- function(x, y, lambda, cost = NULL, r = NULL,
                             loss = c("squared_hinge", "hinge"), tol = NULL,
-                            max_iter = 1000L, ...) {
+                            max_iter = 1000L, na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(cca_svm)
   check_no_dots(...)
-  cca_fit(x, y, lambda, cost, r, "svm", match.arg(loss), tol, max_iter, call, "cca_svm")
+  cca_fit(x, y, lambda, cost, r, "svm", match.arg(loss), tol, max_iter, call, "cca_svm",
+          match.arg(na_labels))
 }
 
 #' @rdname cca_ridge
@@ -105,11 +119,12 @@ formula_fit <- function(fit, md, call, name) {
   structure(c(unclass(fit), md$formula_parts), class = class(fit))
 }
 
-cca_fit <- function(x, y, lambda, cost, r, learner, loss, tol, max_iter, call, class) {
+cca_fit <- function(x, y, lambda, cost, r, learner, loss, tol, max_iter, call, class,
+                    na_labels = "refuse") {
   lambda <- check_penalty(lambda, "lambda")
   if (is.infinite(lambda)) stop_arg("'lambda' must be finite")
   x <- as_features(x)
-  y <- as_labels(y, nrow(x))
+  y <- as_labels(y, nrow(x), na = na_labels, fun = class)
   warn_constant_labels(y)
   if (!is.null(r)) r <- check_rank(r, ncol(y))
   cost <- check_cost(cost, ncol(y))

@@ -12,6 +12,10 @@
 #'   (`mlss_data` or `mldr` object) with its labels, `y` then left out.
 #' @param y Labels, as for [mlls()]; the methods receive the rows of `y` as
 #'   given (a vector stays a vector).
+#' @param na_labels What to do with missing labels (`NA` in `y`), as in
+#'   [ml_cv()]: `"refuse"` (an error), `"keep"` (the methods get `y` with its
+#'   `NA`) or `"negative"` (they get `NA` as `FALSE`).  The folds stratify on
+#'   the observed positives and are scored on the observed entries only.
 #' @param methods A named list of functions `function(x, y)`.
 #' @param nfolds,foldid The outer folds, as in [cv_mlls()].
 #' @param measures Measures to report, see [measure_names()].
@@ -31,7 +35,7 @@
 #' @export
 ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
                        measures = c("macro_f1", "micro_f1", "hamming_loss", "average_precision"),
-                       progress = interactive()) {
+                       progress = interactive(), na_labels = c("refuse", "keep", "negative")) {
   if (missing(methods) || !is.list(methods) || !length(methods) || is.null(names(methods)) ||
       any(names(methods) == "") || !all(vapply(methods, is.function, logical(1))))
     stop_arg("'methods' must be a named list of functions function(x, y)")
@@ -39,7 +43,11 @@ ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
   x <- xy$x
   y <- xy$y
   n <- NROW(x)
-  labels <- as_labels(y, n)
+  na_labels <- match.arg(na_labels)
+  # labels (NA kept) are what the folds are scored on; y what the methods see
+  labels <- as_labels(y, n, na = if (na_labels == "refuse") "refuse" else "keep",
+                      fun = "ml_compare")
+  if (na_labels == "negative") y <- replace(labels, is.na(labels), FALSE)
   check_compare_measures(measures)
   foldid <- cv_foldid(labels, nfolds, foldid)
   bar <- if (check_flag(progress, "progress"))

@@ -8,9 +8,21 @@
 #' solver starting from its solution at the previous cost (warm starts);
 #' ridge is in closed form.
 #'
+#' @section Missing labels:
+#' As for [br()], with `na_labels`: `"refuse"` (an error), `"observed"` or
+#' `"negative"`.  The folds stratify on the observed positives, and the
+#' out-of-fold thresholds and the measure of each fold use the observed
+#' entries only, whatever the rule for fitting.
+#'
 #' @inheritParams br
 #' @inheritParams cv_mlls
 #' @param cost The grid of costs (> 0); LIBLINEAR's C.
+#' @param na_labels What to do with missing labels (`NA` in `y`), as for
+#'   [br()]: `"refuse"` (an error), `"observed"` (each label's models are
+#'   fitted on the rows of the training folds where it is observed) or
+#'   `"negative"` (`NA` taken as `FALSE` for fitting).  In every case the
+#'   folds stratify on the observed positives and are scored on the observed
+#'   entries only (see [ml_cv()]).
 #' @return An object of class `c("cv_br", "ml_cv")` with the components of
 #'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
 #'   `cost_best`, `cost_1se`, `fit`, ...), `fit` being the [br()] fit on all
@@ -26,7 +38,8 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
                   loss = c("squared_hinge", "hinge"), intercept = TRUE, tol = NULL,
                   max_iter = 1000L, nfolds = 5, foldid = NULL, measure = "macro_f1",
                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
-                  parallel = FALSE, progress = interactive(), ...) {
+                  parallel = FALSE, progress = interactive(),
+                  na_labels = c("refuse", "observed", "negative"), ...) {
   call <- match.call()
   check_no_dots(...)
   learner <- match.arg(learner)
@@ -34,15 +47,21 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
   if (!is.numeric(cost) || !length(cost) || anyNA(cost) || any(!is.finite(cost)) ||
       any(cost <= 0))
     stop_arg("'cost' must be a vector of positive numbers")
+  na_labels <- match.arg(na_labels)
   warm <- learner != "ridge"
   fit <- function(x, y, cost, init = NULL)
     br(x, y, learner = learner, cost = cost, loss = loss, intercept = intercept, tol = tol,
-       max_iter = max_iter, init = init)
+       max_iter = max_iter, init = init, na_labels = na_labels)
+  if (na_labels == "refuse") {  # refuse here, so that the error names cv_br()
+    xy <- ml_xy(x, y)
+    if (anyNA(xy$y)) as_labels(xy$y, NROW(xy$y), fun = "cv_br", observed = TRUE)
+  }
   cv <- ml_cv(x, y, fit, grid = list(cost = sort(unique(cost))), warm_start = warm,
               nfolds = nfolds, foldid = foldid, measure = measure,
               thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
               parallel = parallel, progress = progress,
-              order = function(grid) order(grid$cost))
+              order = function(grid) order(grid$cost),
+              na_labels = c(refuse = "refuse", observed = "keep", negative = "negative")[[na_labels]])
   cv$call <- call
   cv
 }

@@ -24,6 +24,10 @@
 #            the folds in parallel; the folds are always prepared in parallel
 #            when parallel = TRUE
 #
+# y may hold missing labels (NA): the out-of-fold thresholds and the per-fold
+# measures then use the observed entries only (the C code skips NA_LOGICAL);
+# whether a method's fit sees them is the method's business.
+#
 # Evaluation is grid-point-major: every fold is prepared first, then each grid
 # point scores all folds, takes its thresholds and measures, and drops the
 # scores, so memory holds one n x m score matrix (plus the fold states), not
@@ -175,8 +179,10 @@ cv_foldid <- function(y, nfolds, foldid) {
   foldid
 }
 
-# Labels with fewer positives than it takes to have one in every training part.
+# Labels with fewer positives than it takes to have one in every training part
+# (observed positives: a missing label is not one).
 warn_sparse_labels <- function(y, foldid) {
+  if (anyNA(y)) y[is.na(y)] <- FALSE
   folds_with <- colSums(rowsum(y * 1, foldid) > 0)
   thin <- colnames(y)[folds_with < 2 & colSums(y) > 0]
   if (length(thin))

@@ -12,6 +12,12 @@
 #' so that every measure of [ml_metrics()] applies; the final model's
 #' `predict(type = "class")` still gives MAP label vectors.
 #'
+#' @section Missing labels:
+#' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
+#' folds stratify on the observed positives, and the out-of-fold thresholds
+#' and the measure of each fold use the observed entries only (see
+#' [ml_metrics()]): a missing label is never scored as a negative.
+#'
 #' @inheritParams mlcrf
 #' @inheritParams cv_mlls
 #' @param lambda_w The path of edge penalties; by default `nlambda` values
@@ -35,7 +41,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      edge_type = c("full", "ising"), tol = 1e-6, maxit = 2000, nfolds = 5,
                      foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                     progress = interactive(), ...) {
+                     progress = interactive(), na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   check_no_dots(...)
   edge_type <- match.arg(edge_type)
@@ -45,7 +51,11 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     stop_arg("'nlambda' must be a whole number >= 1")
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
-  y <- as_labels(xy$y, nrow(x))
+  na_labels <- match.arg(na_labels)
+  y_truth <- as_labels(xy$y, nrow(x), na = if (na_labels == "negative") "keep" else "refuse",
+                       fun = "cv_mlcrf")
+  y <- y_truth  # the fits see NA as FALSE; ml_cv() scores the folds on y_truth
+  if (anyNA(y)) y[is.na(y)] <- FALSE
   if (is.null(lambda_v))
     lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type, tol = tol,
                       maxit = maxit)$lambda_v
@@ -62,7 +72,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
           init = init, tol = tol, maxit = maxit)
   # within each eta the path runs from the largest lambda_w down (warm starts)
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
-  cv <- ml_cv(x, y, fit, grid, warm_start = TRUE, nfolds = nfolds, foldid = foldid,
+  cv <- ml_cv(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE, nfolds = nfolds, foldid = foldid,
               measure = measure, thresholds = match.arg(thresholds),
               select = match.arg(select), keep = keep, parallel = parallel,
               progress = progress, order = function(g) order(-g$lambda_w, -g$eta))

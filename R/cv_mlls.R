@@ -45,6 +45,13 @@
 #' shared subspace is the whole span of the fit and alpha has no effect: MLLS
 #' is then ridge regression, and `cv_mlls()` says so.
 #'
+#' @section Missing labels:
+#' `NA` in `y` is an error by default, as for [mlls()]
+#' (see its section Missing labels).  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
+#' folds stratify on the observed positives, and the out-of-fold thresholds
+#' and the measure of each fold use the observed entries only (see
+#' [ml_metrics()]): a missing label is never scored as a negative.
+#'
 #' @inheritParams mlls
 #' @param alpha,beta The grid: vectors of values >= 0 (`Inf` allowed, but
 #'   not for both at once).  Every combination is evaluated.
@@ -113,7 +120,8 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
                             thresholds = c("oof", "train"), select = c("best", "1se"),
                             keep = FALSE, parallel = FALSE, progress = interactive(),
                             intercept = TRUE, kernel = NULL, gamma = NULL, degree = 2,
-                            coef0 = 1, method = c("auto", "primal", "dual"), tol = NULL, ...) {
+                            coef0 = 1, method = c("auto", "primal", "dual"), tol = NULL,
+                            na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(cv_mlls)
   check_no_dots(...)
@@ -121,14 +129,19 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
                     progress)
   method <- match.arg(method)
   xy <- ml_xy(x, y)
-  d <- mlls_inputs(xy$x, xy$y, NULL, intercept, kernel)
+  na_labels <- match.arg(na_labels)
+  d <- mlls_inputs(xy$x, xy$y, NULL, intercept, kernel,
+                   if (na_labels == "negative") "keep" else "refuse", "cv_mlls")
+  # the folds are scored against y_truth (NA left out); the fits see NA as FALSE
+  y_truth <- d$y
+  if (anyNA(d$y)) d$y[is.na(d$y)] <- FALSE
   # several r: each checked, and none above the number of labels (the rank of
   # X'Y cannot be larger; the refit says so for the chosen one)
   rs <- if (is.null(r)) d$r else
     unique(vapply(r, function(v) as.integer(min(check_rank(v, ncol(d$y)), ncol(d$y))), 0L))
   axes <- mlls_grid_axes(alpha, beta, sort(unique(rs)))
   warn_constant_labels(d$y)
-  foldid <- cv_foldid(d$y, nfolds, foldid)
+  foldid <- cv_foldid(y_truth, nfolds, foldid)
   tol <- check_tol(tol, d$x)
 
   train_out <- if (opt$thresholds == "train") 1L else 0L
@@ -154,7 +167,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
     },
     order = function(grid) do.call(order, c(list(-grid$beta, -grid$alpha),
                                             if (!is.null(grid$r)) list(grid$r))))
-  cv <- cv_engine(spec, d$y, foldid, opt, call)
+  cv <- cv_engine(spec, y_truth, foldid, opt, call)
   rm(gram, spec)  # the refit kept in cv needs neither
   mlls_cv_finish(cv, r_of(cv$grid[cv$chosen, ]))
 }

@@ -13,6 +13,12 @@
 #' whose label kernel has a smaller rank.  Thresholds, the best pair and the
 #' returned object are as in [cv_mlls()].
 #'
+#' @section Missing labels:
+#' `NA` in `y` is an error by default, as for [ssmddm()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
+#' folds stratify on the observed positives, and the out-of-fold thresholds
+#' and the measure of each fold use the observed entries only (see
+#' [ml_metrics()]): a missing label is never scored as a negative.
+#'
 #' @inheritParams cv_mlls
 #' @inheritParams ssmddm
 #' @param kernel The label kernel, as in [ssmddm()]: `NULL` for the linear
@@ -32,7 +38,7 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
                       measure = "macro_f1", thresholds = c("oof", "train"),
                       select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                       progress = interactive(), method = c("auto", "primal", "dual"),
-                      tol = NULL, ...) {
+                      tol = NULL, na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   check_no_dots(...)
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
@@ -46,11 +52,16 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   n <- nrow(x)
-  y <- as_labels(xy$y, n)
+  na_labels <- match.arg(na_labels)
+  y <- as_labels(xy$y, n, na = if (na_labels == "negative") "keep" else "refuse",
+                 fun = "cv_ssmddm")
+  # the folds are scored against y_truth (NA left out); the fits see NA as FALSE
+  y_truth <- y
+  if (anyNA(y)) y[is.na(y)] <- FALSE
   k <- target_dimension(dimk, label_spectrum(y, kernel, n)$values)
   r <- check_rank(r, k)
   if (r > k) stop_arg("'r' = ", r, " is larger than 'k' = ", k)
-  foldid <- cv_foldid(y, nfolds, foldid)
+  foldid <- cv_foldid(y_truth, nfolds, foldid)
   tol <- check_tol(tol, x)
 
   # The targets of a training part: its own MDDM label eigenvectors.
@@ -77,12 +88,13 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
     },
     refit = function(point, thr) {
       fit <- ssmddm(x, y, alpha = point$alpha, beta = point$beta, k = k, r = r,
-                    kernel = kernel, lambda = lambda, method = method, tol = tol)
+                    kernel = kernel, lambda = lambda, method = method, tol = tol,
+                    na_labels = "negative")
       fit$classifier <- set_thresholds(fit$classifier, thr)
       fit
     },
     order = function(grid) order(-grid$beta, -grid$alpha))
-  cv <- cv_engine(spec, y, foldid, opt, call)
+  cv <- cv_engine(spec, y_truth, foldid, opt, call)
   rm(gram, spec)  # the refit kept in cv needs neither
   cv$alpha <- axes$alpha
   cv$beta <- axes$beta

@@ -105,6 +105,9 @@ print.mlss_data <- function(x, ...) {
   cat(label_list(colnames(x$y)), "\n", sep = "")
   cat("label cardinality ", format(mean(rowSums(x$y), na.rm = TRUE), digits = 3),
       ", density ", format(mean(x$y, na.rm = TRUE), digits = 3), "\n", sep = "")
+  if (anyNA(x$y))
+    cat("missing labels: ", sum(is.na(x$y)), " (", format(100 * mean(is.na(x$y)), digits = 3),
+        "% of the entries)\n", sep = "")
   if (!is.null(x$train))
     cat("split: ", sum(x$train), " training and ", sum(!x$train), " test instances\n",
         sep = "")

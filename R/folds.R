@@ -9,7 +9,11 @@
 #' labels fill the folds last.  Random choices use R's generator, so
 #' `set.seed()` makes the folds reproducible.
 #'
-#' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
+#' Missing labels (`NA` in `y`) are not positives: the folds stratify on the
+#' observed positives of each label.
+#'
+#' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame;
+#'   `NA` marks a missing label.
 #' @param nfolds Number of folds, between 2 and n.
 #' @return An integer vector of fold numbers in `1:nfolds`, one per instance.
 #' @references Sechidis K., Tsoumakas G. and Vlahavas I. (2011). On the
@@ -23,7 +27,7 @@
 #' t(sapply(split(as.data.frame(yeast$y), folds), colSums))[, 1:6]
 #' @export
 ml_folds <- function(y, nfolds = 5) {
-  y <- as_labels(y, NROW(y), "y")
+  y <- as_labels(y, NROW(y), "y", na = "negative")  # stratify on observed positives
   n <- nrow(y)
   if (!is.numeric(nfolds) || length(nfolds) != 1 || is.na(nfolds) || nfolds < 2 ||
       nfolds > n || nfolds != round(nfolds))

@@ -61,8 +61,10 @@ check_dims <- function(dims, arg) {
 # Missing labels (NA) follow `na`: "refuse" (an error that names `fun`, the
 # function the user called, and the ones that learn from observed entries),
 # "keep" (NA stays in the logical matrix) or "negative" (NA becomes FALSE).
+# `observed = TRUE`: `fun` also has na_labels = "observed", which the refusal
+# mentions.
 as_labels <- function(y, n, arg = "y", ref = "x", na = c("refuse", "keep", "negative"),
-                      fun = NULL) {
+                      fun = NULL, observed = FALSE) {
   na <- match.arg(na)
   if (is.null(y)) stop_arg("'", arg, "' is missing")
   if (inherits(y, "Matrix")) y <- as.matrix(y)
@@ -86,7 +88,7 @@ as_labels <- function(y, n, arg = "y", ref = "x", na = c("refuse", "keep", "nega
   if (nrow(y) != n)
     stop_arg("'", ref, "' has ", n, " rows but '", arg, "' has ", nrow(y))
   if (ncol(y) == 0) stop_arg("'", arg, "' has no label columns")
-  if (na == "refuse" && anyNA(y)) refuse_missing_labels(y, arg, fun)
+  if (na == "refuse" && anyNA(y)) refuse_missing_labels(y, arg, fun, observed)
   if (is.null(colnames(y))) colnames(y) <- paste0("L", seq_len(ncol(y)))
   if (anyDuplicated(colnames(y))) stop_arg("the label names in '", arg, "' are not unique")
   if (is.numeric(y)) {
@@ -100,15 +102,17 @@ as_labels <- function(y, n, arg = "y", ref = "x", na = c("refuse", "keep", "nega
                format(setdiff(vals, c(-1, 0, 1))[1] %||% vals[1]))
     }
   }
-  if (na == "negative") y[is.na(y)] <- FALSE
+  if (na == "negative" && anyNA(y)) y[is.na(y)] <- FALSE
   y
 }
 
-refuse_missing_labels <- function(y, arg, fun) {
+refuse_missing_labels <- function(y, arg, fun, observed = FALSE) {
   if (arg != "y") stop_arg("'", arg, "' contains NA")
   who <- if (is.null(fun)) "this function" else paste0(fun, "()")
   stop_arg("'", arg, "' contains NA: ", sum(is.na(y)), " missing label(s), which ", who,
-           " does not handle; lewl() learns from the observed entries only",
+           " does not handle by default; lewl() learns from the observed entries only",
+           if (!is.null(fun) && observed)
+             paste0(", as does ", fun, "(na_labels = \"observed\") label by label"),
            if (!is.null(fun)) paste0(", or treat them as negatives with ", fun,
                                      "(na_labels = \"negative\")"))
 }
@@ -176,10 +180,11 @@ ml_xy <- function(x, y) {
 
 # A label without positives (or without negatives) is kept: its scores are
 # constant and it is never (always) predicted.  Say so once.
+# With missing labels (NA), on each label's observed entries.
 warn_constant_labels <- function(y) {
-  npos <- colSums(y)
+  npos <- colSums(y, na.rm = TRUE)
   none <- colnames(y)[npos == 0]
-  all <- colnames(y)[npos == nrow(y)]
+  all <- colnames(y)[npos == colSums(!is.na(y))]
   if (length(none))
     warning("label(s) ", paste0("'", none, "'", collapse = ", "),
             " have no positive example: kept, but never predicted", call. = FALSE)
@@ -188,6 +193,15 @@ warn_constant_labels <- function(y) {
             " are positive for every example: kept, and always predicted",
             call. = FALSE)
   invisible(npos)
+}
+
+# A label with no observed entry cannot be learnt from its observed rows.
+check_observed_labels <- function(y) {
+  never <- colnames(y)[colSums(!is.na(y)) == 0]
+  if (length(never))
+    stop_arg("label(s) ", paste0("'", never, "'", collapse = ", "),
+             " are missing (NA) on every row: nothing to learn them from")
+  invisible()
 }
 
 check_penalty <- function(value, arg) {
@@ -252,17 +266,31 @@ native_matrix <- function(x) {
 # method's match.call(expand.dots = FALSE), whose first argument `x` is the
 # formula.  Returns the feature matrix (factors expanded, no intercept
 # column), the labels, and what predict() needs to rebuild the features.
+# `na.action` applies to the features only: a row whose only NA is a label
+# is kept, its NA going on to the fitting function's rule for missing labels
+# (na.omit would otherwise drop partly labelled rows without a word).
 model_data <- function(call, na.action, env) {
   mf <- call
   names(mf)[names(mf) == "x"] <- "formula"
   keep <- match(c("formula", "data", "subset"), names(mf), 0L)
   mf <- mf[c(1L, keep)]
-  mf$na.action <- na.action
+  mf$na.action <- stats::na.pass
   mf$drop.unused.levels <- TRUE
   mf[[1L]] <- quote(stats::model.frame)
   mf$data <- label_columns_as_logical(mf$formula, mf$data, env)
   mf <- eval(mf, env)
   terms <- attr(mf, "terms")
+  na.action <- match.fun(na.action)
+  features <- if (attr(terms, "response")) mf[-1L] else mf
+  if (length(features)) {
+    omitted <- attr(na.action(features), "na.action")
+    if (length(omitted)) {
+      mf <- mf[-as.integer(omitted), , drop = FALSE]
+      attr(mf, "terms") <- terms
+      if (any(vapply(mf[-1L], is.factor, NA))) mf <- droplevels(mf)
+      attr(mf, "terms") <- terms
+    }
+  }
   y <- stats::model.response(mf)
   if (is.null(y))
     stop_arg("the formula has no labels on its left-hand side, e.g. cbind(l1, l2) ~ .")

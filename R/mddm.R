@@ -68,6 +68,16 @@
 #' a linear scorer in the input space: see [coef.mddm()].
 #'
 #' @inheritParams mlls
+#' @section Missing labels:
+#' MDDM projects on the directions of largest dependence between the features
+#' and the label kernel \eqn{L = YY'}; a missing entry of \eqn{Y} leaves the
+#' kernel undefined.  So `NA` in `y` is an error unless `na_labels =
+#' "negative"` takes it as `FALSE` (a `kernel` given as a matrix is used as it
+#' is, but the classifier on the projection still needs the labels).
+#'
+#' @param na_labels What to do with missing labels (`NA` in `y`): `"refuse"`
+#'   (the default: an error) or `"negative"` (`NA` taken as `FALSE`); see the
+#'   section Missing labels.
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame, one
 #'   column per label (a vector is a single label); factors as for [mlls()].
 #' @param k Dimension of the projection: a whole number >= 1, or a share in
@@ -124,7 +134,7 @@ mddm <- function(x, ...) UseMethod("mddm")
 #' @export
 mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
                          method = c("auto", "primal", "dual", "direct"), tol = NULL,
-                         ...) {
+                         na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(mddm)
   check_no_dots(...)
@@ -136,7 +146,7 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   x <- as_features(xy$x)
   n <- nrow(x)
   d <- ncol(x)
-  y <- as_labels(xy$y, n)
+  y <- as_labels(xy$y, n, na = match.arg(na_labels), fun = "mddm")
   tol <- check_tol(tol, x)
   lab <- label_spectrum(y, kernel, n)
   check_dimension_bound(dimk, min(d, n - 1L, length(lab$values)), "at most")

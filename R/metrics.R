@@ -46,7 +46,30 @@
 #'   `coverage` and 1 in `one_error`, and is left out of `average_precision`
 #'   (mldr counts it as 1 there).
 #'
-#' @param y True labels: an n x m logical, 0/1 or -1/+1 matrix or data frame.
+#' @section Missing labels:
+#' `y` may contain `NA` (labels that were never observed, see
+#' [mask_labels()]); every measure then uses the observed entries only, and
+#' with `y` fully observed the definitions above are unchanged:
+#' * label-based measures (`macro_f1`, `macro_auc`) are computed on each
+#'   label's observed rows; a label with no observed row is left out of the
+#'   average.  `micro_f1`, `micro_auc` pool the observed entries, and
+#'   `hamming_loss` is the share of the observed entries predicted wrongly;
+#' * example-based measures (`subset_accuracy`, `example_*`) are computed on
+#'   each instance's observed labels (subset accuracy: all of them right); an
+#'   instance with no observed label is left out of the average;
+#' * ranking measures (`ranking_loss`, `average_precision`, `coverage`,
+#'   `one_error`) rank each instance's observed labels among themselves (so
+#'   `coverage` counts positions among the observed labels, and `one_error`
+#'   looks at the best-ranked observed label); an instance with no observed
+#'   label is left out;
+#' * `log_loss` is not defined: `prob` is the probability of the whole label
+#'   vector, which a missing entry leaves unknown.  It is `NA`, with a warning.
+#'
+#' A measure with nothing left to average (e.g. no entry observed) is `NaN`,
+#' with a warning.  `pred` and `score` must not contain `NA`.
+#'
+#' @param y True labels: an n x m logical, 0/1 or -1/+1 matrix or data frame;
+#'   `NA` marks a missing label (see the section Missing labels).
 #' @param score Real-valued scores, n x m (higher means more likely).
 #' @param pred Predicted labels, n x m, coded like `y`.
 #' @param measures Names of the measures to compute; `NULL` for all that the
@@ -63,7 +86,7 @@
 #' @export
 ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NULL) {
   y_names <- colnames(y)
-  y <- as_labels(y, NROW(y), "y")
+  y <- as_labels(y, NROW(y), "y", na = "keep")
   n <- nrow(y)
   if (!is.null(score)) {
     score <- match_label_columns(score, y_names, "score")
@@ -95,7 +118,16 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
   native <- needs != "prob"
   codes <- match(measures[native], info$name) - 1L
   values[native] <- .Call(C_ml_metrics_call, y, score, pred, codes)
-  if (any(!native)) values[!native] <- -mean(log(prob))
+  missing_labels <- anyNA(y)
+  if (any(!native)) {
+    values[!native] <- if (missing_labels) NA_real_ else -mean(log(prob))
+    if (missing_labels)
+      warning("'log_loss' is not defined when 'y' has missing labels (the probability ",
+              "of a label vector with unknown entries is unknown): NA", call. = FALSE)
+  }
+  if (missing_labels && any(is.nan(values)))
+    warning("measure(s) ", paste0("'", measures[is.nan(values)], "'", collapse = ", "),
+            " undefined on the observed entries of 'y': NaN", call. = FALSE)
   stats::setNames(as.list(values), measures)
 }
 

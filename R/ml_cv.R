@@ -15,6 +15,14 @@
 #' as `init`, so that an iterative solver can start from it: list the grid
 #' along the path the solver likes (e.g. decreasing penalties).
 #'
+#' @section Missing labels:
+#' By default `NA` in `y` is an error.  `na_labels = "keep"` passes `y` with
+#' its `NA` to `fit` (for a method that learns from the observed entries),
+#' `"negative"` passes it with `NA` as `FALSE`.  The folds stratify on the
+#' observed positives, and the out-of-fold thresholds and the measure of each
+#' fold use the observed entries only, so that a missing label is never
+#' scored as a negative.
+#'
 #' @param x Features: a matrix, data frame or sparse `Matrix`, whose rows
 #'   `fit` and `predict` receive.
 #' @param y Labels, as for [mlls()].
@@ -26,6 +34,13 @@
 #'   scores (higher means more likely).  By default
 #'   `predict(object, newx, type = "score")`.
 #' @param warm_start Pass each fold's previous model to `fit` as `init`?
+#' @param na_labels What to do with missing labels (`NA` in `y`):
+#'   `"refuse"` (the default: an error), `"keep"` (pass `y` with its `NA` to
+#'   `fit`, for a method that learns from observed entries, such as `lewl()`)
+#'   or `"negative"` (pass `y` to `fit` with `NA` as `FALSE`).  Either way the
+#'   folds stratify on the observed positives, and the out-of-fold thresholds
+#'   and the measures of each fold use the observed entries only (see
+#'   [ml_metrics()]): a missing label is never scored as a negative.
 #' @param order `function(grid)` giving the rows of the grid (a data frame)
 #'   from the most to the least regularised: it breaks ties and finds the
 #'   one-standard-error point.  By default the rows as they are.
@@ -47,7 +62,8 @@
 ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 5,
                   foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                   select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                  progress = interactive(), order = NULL, ...) {
+                  progress = interactive(), order = NULL,
+                  na_labels = c("refuse", "keep", "negative"), ...) {
   call <- match.call()
   check_no_dots(...)
   if (!is.function(fit)) stop_arg("'fit' must be a function(x, y, ...)")
@@ -69,12 +85,17 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
   }
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
-  y <- as_labels(xy$y, nrow(x))
+  na_labels <- match.arg(na_labels)
+  # y (with any NA) is the truth the folds are scored on; y_fit what fit() sees
+  y <- as_labels(xy$y, nrow(x), na = if (na_labels == "refuse") "refuse" else "keep",
+                 fun = "ml_cv")
+  y_fit <- y
+  if (na_labels == "negative" && anyNA(y_fit)) y_fit[is.na(y_fit)] <- FALSE
   foldid <- cv_foldid(y, nfolds, foldid)
   if (is.null(order)) order <- function(grid) seq_len(nrow(grid))
 
   fit_at <- function(rows, point, init) {
-    args <- c(list(x[rows, , drop = FALSE], y[rows, , drop = FALSE]), as.list(point))
+    args <- c(list(x[rows, , drop = FALSE], y_fit[rows, , drop = FALSE]), as.list(point))
     if (warm_start) args["init"] <- list(init)
     do.call(fit, args)
   }

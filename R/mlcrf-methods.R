@@ -56,7 +56,11 @@ predict.mlcrf <- function(object, newx, type = c("class", "score", "prob"), y = 
   m <- length(object$labels)
   if (type == "prob") {
     if (is.null(y)) stop_arg("type = \"prob\" needs the label vectors 'y', one per row of 'newx'")
-    y <- as_labels(y, nrow(newx), "y")
+    y <- as_labels(y, nrow(newx), "y", na = "keep")
+    if (anyNA(y))
+      stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
+               "vectors, and that of a vector with missing entries (a marginal) is not ",
+               "computed")
     if (ncol(y) != m) stop_arg("'y' must have ", m, " columns, one per label")
     y <- y + 0
   } else if (!is.null(y)) {

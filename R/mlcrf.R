@@ -82,6 +82,16 @@
 #'
 #' @param x Features: a numeric matrix, data frame or sparse `Matrix`; or a
 #'   formula `cbind(l1, l2, ...) ~ .` for the formula method.
+#' @section Missing labels:
+#' The CRF's likelihood is that of each instance's whole label vector; with
+#' an entry missing it would have to be summed over the unobserved labels,
+#' which the solver does not do (and which makes the problem non-convex).  So
+#' `NA` in `y` is an error unless `na_labels = "negative"` takes it as
+#' `FALSE`.
+#'
+#' @param na_labels What to do with missing labels (`NA` in `y`): `"refuse"`
+#'   (the default: an error) or `"negative"` (`NA` taken as `FALSE`); see the
+#'   section Missing labels.
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame
 #'   (m >= 2).
 #' @param lambda_v Ridge penalty on the node slopes: one number, one per
@@ -98,7 +108,9 @@
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
 #' @param maxit Maximum iterations of each stage.
-#' @param data,subset,na.action For the formula method, as in [stats::lm()].
+#' @param data,subset,na.action For the formula method, as in [stats::lm()]. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... Arguments passed from the formula method to the default method.
 #' @return An object of class `"mlcrf"`: a list with
 #'   \item{nodes}{(d + 1) x m coefficients of the node terms (first row the
@@ -142,14 +154,15 @@ mlcrf <- function(x, ...) UseMethod("mlcrf")
 mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
                           edges = c("learn", "full", "none"),
                           edge_type = c("full", "ising"), init = NULL, nfolds_v = 5,
-                          tol = 1e-6, maxit = 2000, ...) {
+                          tol = 1e-6, maxit = 2000, na_labels = c("refuse", "negative"),
+                          ...) {
   call <- match.call()
   call[[1L]] <- quote(mlcrf)
   check_no_dots(...)
   edges <- match.arg(edges)
   edge_type <- match.arg(edge_type)
   x <- as_features(x)
-  y <- as_labels(y, nrow(x))
+  y <- as_labels(y, nrow(x), na = match.arg(na_labels), fun = "mlcrf")
   if (ncol(y) < 2)
     stop_arg("'y' has one label: MLCRF models pairs of labels and needs at least 2 ",
              "(for one label, use logistic regression)")

@@ -77,6 +77,14 @@
 #' see [f1_thresholds()] for the tie rules.  Set your own with
 #' `fit$thresholds <- ...` or the `thresholds` argument of [predict.mlls()].
 #'
+#' @section Missing labels:
+#' MLLS fits the shared subspace and every label's weights jointly, in closed
+#' form, from the whole label matrix (\eqn{X'Y}); a missing entry has no value
+#' there, and a fit on observed entries only would lose the closed form.  So
+#' `NA` in `y` is an error unless `na_labels = "negative"` takes it as
+#' `FALSE`.  For labels with missing entries, see `lewl()` (learns from the
+#' observed entries) or [br()] with `na_labels = "observed"`.
+#'
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d); with `kernel = "precomputed"`, an n x n kernel matrix.
 #'   For the formula method, a formula such as `cbind(l1, l2, l3) ~ .`.
@@ -86,6 +94,9 @@
 #'   column per label (a vector is a single label).  Factor columns with two
 #'   levels count the second level as positive (as [glm()] does), and levels
 #'   0/1 or FALSE/TRUE as they say.
+#' @param na_labels What to do with missing labels (`NA` in `y`): `"refuse"`
+#'   (the default: an error) or `"negative"` (`NA` taken as `FALSE`); see the
+#'   section Missing labels.
 #' @param alpha Weight of the shared-subspace penalty, a number >= 0 or `Inf`.
 #' @param beta Weight of the ridge penalty, a number >= 0 or `Inf`.
 #' @param r Dimension of the shared subspace.  `NULL` gives half the largest
@@ -110,7 +121,9 @@
 #'   zero; `NULL` means `max(n, d) * .Machine$double.eps`, the noise level of
 #'   either.
 #' @param data,subset,na.action For the formula method, as in [lm()]; the
-#'   default `na.action` is [na.fail()], so that missing values are an error.
+#'   default `na.action` is [na.fail()], so that missing values are an error. `na.action` applies to the features
+#'   only: a row whose only `NA` is a label is kept, and its missing labels
+#'   follow the rule of the section Missing labels.
 #' @param ... For the formula method, arguments passed to the default method.
 #'
 #' @return An object of class `"mlls"`: a list with
@@ -155,7 +168,8 @@ mlls <- function(x, ...) UseMethod("mlls")
 #' @export
 mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel = NULL,
                          gamma = NULL, degree = 2, coef0 = 1,
-                         method = c("auto", "primal", "dual"), tol = NULL, ...) {
+                         method = c("auto", "primal", "dual"), tol = NULL,
+                         na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(mlls)
   check_no_dots(...)
@@ -165,7 +179,7 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
     stop_arg("'alpha' and 'beta' cannot both be Inf")
   method <- match.arg(method)
   xy <- ml_xy(x, y)
-  d <- mlls_inputs(xy$x, xy$y, r, intercept, kernel)
+  d <- mlls_inputs(xy$x, xy$y, r, intercept, kernel, match.arg(na_labels), "mlls")
   warn_constant_labels(d$y)
   fit <- mlls_solve(d$x, d$y, alpha, beta, d$r, d$intercept, d$kernel, gamma,
                     degree, coef0, method, tol)
@@ -190,11 +204,12 @@ default_subspace_rank <- function(x, y, intercept) {
   as.integer(max(1, min(default_rank(ncol(y)), ceiling(q / 2))))
 }
 
-mlls_inputs <- function(x, y, r, intercept, kernel) {
+# na: the rule for missing labels (as_labels()'s), fun the function to name.
+mlls_inputs <- function(x, y, r, intercept, kernel, na = "refuse", fun = NULL) {
   intercept <- check_flag(intercept, "intercept")
   kernel <- check_kernel_name(kernel)
   x <- if (identical(kernel, "precomputed")) check_kernel_matrix(x) else as_features(x)
-  y <- as_labels(y, nrow(x))
+  y <- as_labels(y, nrow(x), na = na, fun = fun)
   r <- if (is.null(r)) default_subspace_rank(x, y, intercept) else check_rank(r, ncol(y))
   # r can never exceed the number of labels (the rank of X'Y): a larger r is
   # capped here (no integer overflow for 1e10 or Inf), and the fit says so as

@@ -31,6 +31,11 @@
 #' \eqn{r}-dimensional subspace.  `beta = Inf` would shrink the projection to
 #' zero and is not allowed.
 #'
+#' @section Missing labels:
+#' As for [mddm()]: the targets are eigenvectors of the label kernel, which a
+#' missing entry leaves undefined.  `NA` in `y` is an error unless
+#' `na_labels = "negative"` takes it as `FALSE`.
+#'
 #' @inheritParams mddm
 #' @inheritParams mlls
 #' @param alpha Weight of the shared-subspace penalty, a number >= 0 or `Inf`.
@@ -70,7 +75,8 @@ ssmddm <- function(x, ...) UseMethod("ssmddm")
 #' @rdname ssmddm
 #' @export
 ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda = 0.01,
-                           method = c("auto", "primal", "dual"), tol = NULL, ...) {
+                           method = c("auto", "primal", "dual"), tol = NULL,
+                           na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(ssmddm)
   check_no_dots(...)
@@ -85,7 +91,7 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   n <- nrow(x)
-  y <- as_labels(xy$y, n)
+  y <- as_labels(xy$y, n, na = match.arg(na_labels), fun = "ssmddm")
   lab <- label_spectrum(y, kernel, n)
   k <- target_dimension(dimk, lab$values)
   targets <- sqrt(n) * lab$vectors[, seq_len(k), drop = FALSE]

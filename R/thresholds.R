@@ -20,7 +20,11 @@
 #'   that of the predictions `score > threshold` really makes.
 #'
 #' @param score An n x m numeric matrix of scores (a vector is one label).
-#' @param y The n x m true labels: logical, 0/1 or -1/+1.
+#' Missing labels (`NA` in `y`) are left out: each label's threshold is
+#' chosen on its observed rows only, and its F1 is that on those rows.
+#'
+#' @param y The n x m true labels: logical, 0/1 or -1/+1; `NA` marks a
+#'   missing label.
 #' @return A list with `threshold` and `f1` (the F1 each threshold reaches on
 #'   the given data), both named by label.
 #' @references Fan R.-E. and Lin C.-J. (2007). A study on threshold selection
@@ -33,7 +37,7 @@ f1_thresholds <- function(score, y) {
   score <- as.matrix(score)
   if (!is.numeric(score)) stop_arg("'score' must be numeric")
   if (anyNA(score)) stop_arg("'score' contains NA")
-  y <- as_labels(y, nrow(score), "y")
+  y <- as_labels(y, nrow(score), "y", na = "keep")
   if (ncol(y) != ncol(score)) stop_arg("'score' and 'y' must have the same number of columns")
   storage.mode(score) <- "double"
   res <- .Call(C_f1_thresholds, score, y)

@@ -33,6 +33,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(lewl_fit, 12),
     CALLDEF(knn_search_call, 5),
     CALLDEF(knn_label_counts_call, 2),
+    CALLDEF(mlml_fit_call, 10),
     {NULL, NULL, 0}
 };
 

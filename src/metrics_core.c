@@ -16,6 +16,7 @@
 #include <string.h>
 #include "linalg.h"
 #include "metrics_core.h"
+#include "thresholds_core.h"  /* LABEL_NA */
 
 int measure_needs_scores(int code)
 {
@@ -72,15 +73,24 @@ static double auc(int k, const double *s, size_t stride, const int *y, double *k
     return (rank_sum - npos * (npos + 1.0) / 2.0) / (npos * nneg);
 }
 
+/* Measures with missing labels (LABEL_NA in y) use the observed entries only:
+ * label-based ones each label's observed rows (a label with none is left out
+ * of macro averages), example-based and ranking ones each instance's
+ * observed labels (an instance with none is left out), hamming loss and
+ * micro measures the observed entries pooled.  With y fully observed these
+ * are the usual definitions. */
 static double label_based(int code, const ml_eval *e)
 {
     int n = e->n, m = e->m;
-    double TP = 0, FP = 0, FN = 0, sum = 0.0;
+    double TP = 0, FP = 0, FN = 0, nobs = 0, sum = 0.0;
     int count = 0;
     for (int l = 0; l < m; l++) {
         const int *y = e->y + IDX(0, l, n), *p = e->pred + IDX(0, l, n);
         double tp = 0, fp = 0, fn = 0;
+        int seen = 0;
         for (int i = 0; i < n; i++) {
+            if (y[i] == LABEL_NA) continue;
+            seen++;
             tp += y[i] && p[i];
             fp += !y[i] && p[i];
             fn += y[i] && !p[i];
@@ -88,26 +98,34 @@ static double label_based(int code, const ml_eval *e)
         TP += tp;
         FP += fp;
         FN += fn;
+        nobs += seen;
+        if (seen == 0) continue;  /* a label never observed has no F1 */
         sum += f_measure(tp, fp, fn);
         count++;
     }
+    if (nobs == 0) return NAN;
     if (code == MEASURE_MICRO_F1) return f_measure(TP, FP, FN);
-    if (code == MEASURE_HAMMING_LOSS) return (FP + FN) / ((double) n * m);
+    if (code == MEASURE_HAMMING_LOSS) return (FP + FN) / nobs;
     return sum / count;  /* macro F1 */
 }
 
 static double example_based(int code, const ml_eval *e)
 {
-    int n = e->n, m = e->m;
+    int n = e->n, m = e->m, count = 0;
     double sum = 0.0;
     for (int i = 0; i < n; i++) {
         double tp = 0, fp = 0, fn = 0;
+        int seen = 0;
         for (int l = 0; l < m; l++) {
             int y = e->y[IDX(i, l, n)], p = e->pred[IDX(i, l, n)];
+            if (y == LABEL_NA) continue;
+            seen++;
             tp += y && p;
             fp += !y && p;
             fn += y && !p;
         }
+        if (seen == 0) continue;  /* an instance with no observed label */
+        count++;
         int empty = (tp + fp + fn == 0);
         switch (code) {
         case MEASURE_SUBSET_ACCURACY: sum += (fp + fn == 0); break;
@@ -117,11 +135,11 @@ static double example_based(int code, const ml_eval *e)
         case MEASURE_EXAMPLE_RECALL: sum += empty ? 1.0 : (tp + fn == 0 ? 0.0 : tp / (tp + fn)); break;
         }
     }
-    return sum / n;
+    return count ? sum / count : NAN;
 }
 
 /* Ranking loss, average precision, coverage and one-error: each instance's
- * labels ranked by decreasing score, ties as Mulan breaks them. */
+ * observed labels ranked by decreasing score, ties as Mulan breaks them. */
 static double ranking_based(int code, const ml_eval *e)
 {
     int n = e->n, m = e->m, count = 0;
@@ -129,44 +147,50 @@ static double ranking_based(int code, const ml_eval *e)
     double *key = (double *) R_alloc((size_t) m, sizeof(double));
     int *idx = (int *) R_alloc((size_t) m, sizeof(int));
     int *tmp = (int *) R_alloc((size_t) m, sizeof(int));
+    int *rel = (int *) R_alloc((size_t) m, sizeof(int));
     for (int i = 0; i < n; i++) {
-        int nrel = 0;
+        int nrel = 0, mo = 0;  /* mo: the observed labels, in label order */
         for (int l = 0; l < m; l++) {
-            key[l] = e->score[IDX(i, l, n)];
-            idx[l] = l;
-            nrel += e->y[IDX(i, l, n)] != 0;
+            int y = e->y[IDX(i, l, n)];
+            if (y == LABEL_NA) continue;
+            key[mo] = e->score[IDX(i, l, n)];
+            rel[mo] = y != 0;
+            idx[mo] = mo;
+            nrel += y != 0;
+            mo++;
         }
-        /* increasing scores, stable: the best-ranked label is idx[m - 1] */
-        stable_order(m, key, idx, tmp);
+        if (mo == 0) continue;
+        /* increasing scores, stable: the best-ranked label is idx[mo - 1] */
+        stable_order(mo, key, idx, tmp);
         double value = 0.0;
         int irrelevant_above = 0, relevant_above = 0, skip = 0;
         switch (code) {
         case MEASURE_RANKING_LOSS:
-            if (nrel == 0 || nrel == m) break;
-            for (int k = m - 1; k >= 0; k--) {
-                if (e->y[IDX(i, idx[k], n)]) value += irrelevant_above;
+            if (nrel == 0 || nrel == mo) break;
+            for (int k = mo - 1; k >= 0; k--) {
+                if (rel[idx[k]]) value += irrelevant_above;
                 else irrelevant_above++;
             }
-            value /= (double) nrel * (m - nrel);
+            value /= (double) nrel * (mo - nrel);
             break;
         case MEASURE_AVERAGE_PRECISION:
             if (nrel == 0) {
                 skip = 1;
                 break;
             }
-            for (int k = m - 1; k >= 0; k--)
-                if (e->y[IDX(i, idx[k], n)]) value += ++relevant_above / (double) (m - k);
+            for (int k = mo - 1; k >= 0; k--)
+                if (rel[idx[k]]) value += ++relevant_above / (double) (mo - k);
             value /= nrel;
             break;
         case MEASURE_COVERAGE:
-            for (int k = 0; k < m; k++)  /* the worst-ranked relevant label */
-                if (e->y[IDX(i, idx[k], n)]) {
-                    value = m - k - 1;
+            for (int k = 0; k < mo; k++)  /* the worst-ranked relevant label */
+                if (rel[idx[k]]) {
+                    value = mo - k - 1;
                     break;
                 }
             break;
         case MEASURE_ONE_ERROR:
-            value = e->y[IDX(i, idx[m - 1], n)] ? 0.0 : 1.0;
+            value = rel[idx[mo - 1]] ? 0.0 : 1.0;
             break;
         }
         if (!skip) {
@@ -177,21 +201,36 @@ static double ranking_based(int code, const ml_eval *e)
     return count ? sum / count : NAN;
 }
 
+/* The observed entries of k labels y (stride apart) and their scores s,
+ * packed into ys and ss; returns how many. */
+static int observed(int k, const double *s, const int *y, size_t stride, double *ss, int *ys)
+{
+    int o = 0;
+    for (int i = 0; i < k; i++) {
+        int v = y[i * stride];
+        if (v == LABEL_NA) continue;
+        ss[o] = s[i * stride];
+        ys[o++] = v != 0;
+    }
+    return o;
+}
+
 static double auc_based(int code, const ml_eval *e)
 {
     int n = e->n, m = e->m;
+    size_t k = code == MEASURE_MICRO_AUC ? (size_t) n * m : (size_t) n;
+    double *key = (double *) R_alloc(k, sizeof(double)), *ss = (double *) R_alloc(k, sizeof(double));
+    int *idx = (int *) R_alloc(k, sizeof(int)), *tmp = (int *) R_alloc(k, sizeof(int));
+    int *ys = (int *) R_alloc(k, sizeof(int));
     if (code == MEASURE_MICRO_AUC) {
-        size_t k = (size_t) n * m;
-        double *key = (double *) R_alloc(k, sizeof(double));
-        int *idx = (int *) R_alloc(k, sizeof(int)), *tmp = (int *) R_alloc(k, sizeof(int));
-        return auc((int) k, e->score, 1, e->y, key, idx, tmp);
+        int o = observed((int) k, e->score, e->y, 1, ss, ys);
+        return auc(o, ss, 1, ys, key, idx, tmp);
     }
-    double *key = (double *) R_alloc((size_t) n, sizeof(double));
-    int *idx = (int *) R_alloc((size_t) n, sizeof(int)), *tmp = (int *) R_alloc((size_t) n, sizeof(int));
     double sum = 0.0;
     int count = 0;
     for (int l = 0; l < m; l++) {
-        double a = auc(n, e->score + IDX(0, l, n), 1, e->y + IDX(0, l, n), key, idx, tmp);
+        int o = observed(n, e->score + IDX(0, l, n), e->y + IDX(0, l, n), 1, ss, ys);
+        double a = auc(o, ss, 1, ys, key, idx, tmp);
         if (!ISNAN(a)) {
             sum += a;
             count++;

@@ -11,7 +11,8 @@ enum {
     MEASURE_ONE_ERROR, MEASURE_COUNT
 };
 
-/* n x m column-major labels (0/1), predictions (0/1, NULL when unknown) and
+/* n x m column-major labels (0/1, LABEL_NA when missing: see
+ * thresholds_core.h; measures then use the observed entries only), predictions (0/1, NULL when unknown) and
  * scores (NULL when unknown). */
 typedef struct {
     int n, m;

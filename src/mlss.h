@@ -56,6 +56,8 @@ SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP beta,
               SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max);
+SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss,
+                   SEXP step, SEXP max_iter, SEXP tol, SEXP z0);
 
 /* knn.c */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);

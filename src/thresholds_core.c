@@ -20,20 +20,21 @@
  * decreasing order and order[k] the original index of s_sorted[k]; y and
  * group are in the original indexing.  Entries whose group equals skip_group
  * are left out (group = NULL: none), which gives the threshold chosen on the
- * other cross-validation folds. */
+ * other cross-validation folds; so are entries whose label is missing
+ * (LABEL_NA): the cut is chosen on the observed entries only. */
 double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int *y,
                      const int *group, int skip_group, double *best_f1)
 {
     int npos = 0, ntot = 0, tp = 0, count = 0;
     for (int k = 0; k < n; k++) {
         int i = order[k];
-        if (group && group[i] == skip_group) continue;
+        if ((group && group[i] == skip_group) || y[i] == LABEL_NA) continue;
         ntot++;
         npos += (y[i] != 0);
     }
     int ninf = 0;  /* scores of -Inf (the last in the sorted order) */
     for (int k = n - 1; k >= 0 && s_sorted[k] == R_NegInf; k--)
-        if (!(group && group[order[k]] == skip_group)) ninf++;
+        if (!(group && group[order[k]] == skip_group) && y[order[k]] != LABEL_NA) ninf++;
     *best_f1 = 1.0;
     if (npos == 0) return R_PosInf;
     if (npos == ntot) {
@@ -43,7 +44,7 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
     double best = -1.0, threshold = R_NegInf, prev = 0.0;
     for (int k = 0; k < n; k++) {
         int i = order[k];
-        if (group && group[i] == skip_group) continue;
+        if ((group && group[i] == skip_group) || y[i] == LABEL_NA) continue;
         if (count > 0 && s_sorted[k] != prev) {  /* cut between prev and this score */
             double f1 = 2.0 * tp / (double) (count + npos);
             if (f1 > best) {

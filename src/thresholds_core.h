@@ -2,6 +2,13 @@
 #ifndef MLSS_THRESHOLDS_CORE_H
 #define MLSS_THRESHOLDS_CORE_H
 
+#include <limits.h>
+
+/* A missing label: R's NA_LOGICAL (INT_MIN), which a plain truth test would
+ * read as TRUE.  Labels are 0, 1 or LABEL_NA wherever they reach C. */
+#define LABEL_NA INT_MIN
+
+/* Entries whose label is LABEL_NA are left out, as if absent. */
 double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int *y,
                      const int *group, int skip_group, double *best_f1);
 void sort_decreasing(int n, const double *score, double *buf, int *idx);

@@ -217,11 +217,22 @@ hyper <- list(
     "r = 1e9" = list(quote(cv_ssmddm(X, Y, k = 2, r = 1e9, alpha = 1, beta = 1, nfolds = 3)), "'r' = 1000000000 is larger than 'k' = 2"),
     "beta = Inf in the grid" = list(quote(cv_ssmddm(X, Y, k = 2, r = 1, alpha = 1, beta = c(1, Inf), nfolds = 3)), "'beta' must be finite")
   ),
+  mask_labels = list(
+    "rate NA" = list(quote(mask_labels(Y, NA)), "'rate' must be a single number between 0 and 1"),
+    "rate > 1" = list(quote(mask_labels(Y, 2)), "'rate' must be a single number between 0 and 1"),
+    "rate missing" = list(quote(mask_labels(Y)), "'rate' must be a single number between 0 and 1"),
+    "seed a string" = list(quote(mask_labels(Y, 0.5, seed = "a")), "'seed' must be NULL or a single number"),
+    "every label missing" = list(quote(mask_labels(replace(Y, TRUE, NA), 0.5, seed = 1)), function(m) !any(m$mask) && all(is.na(m$y))),
+    "a data frame" = list(quote(mask_labels(as.data.frame(Y * 1), 0.5, seed = 1)), function(m) sum(m$mask) == 18),
+    "no rows" = list(quote(mask_labels(Y[0, ], 0.5)), function(m) identical(dim(m$y), c(0L, 3L))),
+    "NA in y" = list(quote(mask_labels(replace(Y, 1:6, NA), 0.5, seed = 1)), function(m) sum(m$mask) == 15 && !any(m$mask[1:6]))
+  ),
   ml_folds = list(
     "nfolds = 1e9" = list(quote(ml_folds(Y, 1e9)), "'nfolds' must be a whole number"),
     "nfolds = Inf" = list(quote(ml_folds(Y, Inf)), "'nfolds' must be a whole number"),
     "nfolds = n" = list(quote(ml_folds(Y, 12)), function(f) setequal(f, 1:12)),
-    "NA in y" = list(quote(ml_folds(replace(Y, 1, NA), 3)), "'y' contains NA"),
+    "NA in y" = list(quote(ml_folds(replace(Y, 1, NA), 3)), function(f) setequal(f, 1:3) && length(f) == 12),
+    "every label missing" = list(quote(ml_folds(replace(Y, TRUE, NA), 3)), function(f) setequal(f, 1:3)),
     "all labels constant" = list(quote(ml_folds(Y & FALSE, 3)), function(f) setequal(f, 1:3))
   ),
   kernel_matrix = list(
@@ -242,7 +253,10 @@ hyper <- list(
     "Inf in score" = list(quote(ml_metrics(Y, score = replace(unname(X[, 1:3]), 1, Inf))), fitted),
     "NA in pred" = list(quote(ml_metrics(Y, pred = replace(Y, 1, NA))), "'pred' contains NA"),
     "pred with a column fewer" = list(quote(ml_metrics(Y, pred = unname(Y[, 1:2]))), "'pred' must have 3 columns"),
-    "NA in y" = list(quote(ml_metrics(replace(Y, 1, NA), pred = Y)), "'y' contains NA"),
+    "NA in y" = list(quote(ml_metrics(replace(Y, 1, NA), pred = Y)), fitted),
+    "NA in y, scores" = list(quote(ml_metrics(replace(Y, 1:5, NA), score = unname(X[, 1:3]))), fitted),
+    "every label missing" = list(quote(ml_metrics(replace(Y, TRUE, NA), pred = Y)), function(m) all(is.nan(unlist(m)))),
+    "NA in y, log_loss" = list(quote(ml_metrics(replace(Y, 1, NA), prob = rep(0.5, 12))), function(m) is.na(m$log_loss)),
     "NA in prob" = list(quote(ml_metrics(Y, prob = c(NA, rep(0.5, 11)))), "'prob' must hold one probability in \\[0, 1\\]"),
     "prob > 1" = list(quote(ml_metrics(Y, prob = rep(2, 12))), "'prob' must hold one probability in \\[0, 1\\]"),
     "an unknown measure" = list(quote(ml_metrics(Y, pred = Y, measures = "foo")), "unknown measure 'foo'"),
@@ -256,6 +270,8 @@ hyper <- list(
   ),
   f1_thresholds = list(
     "NA in score" = list(quote(f1_thresholds(replace(X[, 1:3], 1, NA), Y)), "'score' contains NA"),
+    "NA in y" = list(quote(f1_thresholds(X[, 1:3], replace(Y, 1:4, NA))), fitted),
+    "a label never observed" = list(quote(f1_thresholds(X[, 1:3], replace(Y, 1:12, NA))), function(t) identical(unname(t$threshold[1]), Inf) && t$f1[[1]] == 1),
     "NaN in score" = list(quote(f1_thresholds(replace(X[, 1:3], 1, NaN), Y)), "'score' contains NA"),
     "Inf in score" = list(quote(f1_thresholds(replace(X[, 1:3], 1, Inf), Y)), fitted),
     "score with another number of columns" = list(quote(f1_thresholds(X, Y)), "'score' and 'y' must have the same number of columns"),

@@ -1,0 +1,109 @@
+mlml_case <- function(seed = 1, n = 30, m = 4, rate = 0.3) {
+  d <- mlb_data(n = n, d = 3, m = m, seed = seed)
+  y <- d$Y
+  set.seed(seed + 100)
+  y[matrix(runif(n * m) < rate, n, m)] <- NA
+  list(X = d$X, Y = d$Y, y = y)
+}
+
+test_that("the solution satisfies the KKT conditions of the box-constrained QP", {
+  for (loss in c("linear", "squared")) {
+    d <- mlml_case()
+    fit <- mlml(d$X, d$y, beta = 0.7, gamma = 0.4, knn = 5, loss = loss, tol = 1e-14,
+                max_iter = 50000)
+    expect_true(fit$converged)
+    g <- ref_mlml_graphs(d$X, d$y, 5)
+    Ys <- ifelse(is.na(d$y), 0, ifelse(d$y, 1, -1))
+    Z <- unname(fit$recovered)
+    G <- ref_mlml_gradient(Z, Ys, g, 0.7, 0.4, loss)
+    expect_true(all(abs(Z) <= 1))
+    inner <- abs(Z) < 1 - 1e-6
+    expect_lt(max(abs(G[inner])), 1e-4)
+    expect_true(all(G[Z >= 1 - 1e-9] <= 1e-4))     # at the upper bound, -grad points out
+    expect_true(all(G[Z <= -1 + 1e-9] >= -1e-4))
+    expect_equal(fit$objective[length(fit$objective)],
+                 ref_mlml_objective(Z, Ys, g, 0.7, 0.4, loss), tolerance = 1e-10)
+  }
+})
+
+test_that("mlml agrees with L-BFGS-B on the same QP, and every step decreases it", {
+  d <- mlml_case(seed = 2)
+  fit <- mlml(d$X, d$y, beta = 0.5, gamma = 1, knn = 4, loss = "squared", tol = 1e-15,
+              max_iter = 50000)
+  ref <- ref_mlml_optim(d$X, d$y, 0.5, 1, 4, "squared")
+  expect_equal(unname(fit$recovered), ref$Z, tolerance = 1e-4)
+  fit <- mlml(d$X, d$y, beta = 0.5, gamma = 1, knn = 4, loss = "linear", tol = 1e-15,
+              max_iter = 50000)
+  ref <- ref_mlml_optim(d$X, d$y, 0.5, 1, 4, "linear")
+  expect_equal(min(fit$objective), ref$value, tolerance = 1e-6)
+  expect_true(all(diff(fit$objective) <= 1e-10 * abs(fit$objective[-1])))
+})
+
+test_that("special cases: no smoothing recovers the observed signs; missing entries follow neighbours", {
+  d <- mlml_case(seed = 3)
+  fit <- mlml(d$X, d$y, beta = 0, gamma = 0, knn = 3)
+  obs <- !is.na(d$y)
+  expect_equal(fit$recovered[obs], ifelse(d$y[obs], 1, -1))
+  expect_true(all(fit$recovered[!obs] == 0))
+  # two well separated clusters: a hidden label takes its cluster's value
+  set.seed(4)
+  X <- rbind(matrix(rnorm(20, 0, 0.1), 10), matrix(rnorm(20, 5, 0.1), 10))
+  Y <- cbind(a = rep(c(TRUE, FALSE), each = 10), b = rep(c(FALSE, TRUE), each = 10))
+  y <- Y
+  y[c(1, 12), ] <- NA
+  fit <- mlml(X, y, beta = 1, gamma = 0, knn = 3)
+  expect_equal(fit$recovered[c(1, 12), ] > 0, Y[c(1, 12), ], ignore_attr = TRUE)
+})
+
+test_that("predict() is transductive: new rows are unlabelled rows of a refit", {
+  d <- mlml_case(seed = 5, n = 40)
+  tr <- 1:30
+  fit <- mlml(d$X[tr, ], d$y[tr, ], beta = 1, gamma = 0.5, knn = 4, loss = "squared",
+              tol = 1e-14, max_iter = 50000)
+  p <- predict(fit, d$X[-tr, ])
+  expect_equal(dim(p), c(10, 4))
+  expect_equal(colnames(p), colnames(d$y))
+  yall <- d$y
+  yall[-tr, ] <- NA
+  full <- mlml(d$X, yall, beta = 1, gamma = 0.5, knn = 4, loss = "squared", tol = 1e-14,
+               max_iter = 50000)
+  # the label graph is the training one in both (the new rows have no labels)
+  expect_equal(unname(p), unname(full$recovered[-tr, ]), tolerance = 1e-6)
+  cls <- predict(fit, d$X[-tr, ], type = "class")
+  expect_equal(cls, p > rep(fit$thresholds, each = nrow(p)))
+  expect_equal(predict(fit), fit$recovered)
+  # the formula interface (complete labels: model.frame()'s na.action sees the labels)
+  df <- data.frame(d$X, d$Y)
+  ff <- mlml(cbind(L1, L2, L3, L4) ~ ., data = df[tr, ], knn = 4)
+  fm <- mlml(d$X[tr, ], d$Y[tr, ], knn = 4)
+  expect_equal(unname(predict(ff, df[-tr, ])), unname(predict(fm, d$X[-tr, ])),
+               tolerance = 1e-10)
+})
+
+test_that("thresholds give the missing entries the observed positive rate", {
+  d <- mlml_case(seed = 7, n = 60, rate = 0.5)
+  fit <- mlml(d$X, d$y, knn = 5)
+  miss <- is.na(d$y)
+  for (l in seq_len(ncol(d$y))) {
+    predicted <- sum(fit$recovered[miss[, l], l] > fit$thresholds[l])
+    expect_equal(predicted, round(mean(d$y[!miss[, l], l]) * sum(miss[, l])))
+  }
+  full <- mlml(d$X, d$Y, knn = 5)
+  expect_equal(unname(full$thresholds), rep(0, ncol(d$Y)))
+})
+
+test_that("sparse x gives the same fit, and bad input is refused", {
+  d <- mlml_case(seed = 6)
+  Xs <- d$X * (d$X > 0)
+  f1 <- mlml(Xs, d$y, knn = 4)
+  f2 <- mlml(Matrix::Matrix(Xs, sparse = TRUE), d$y, knn = 4)
+  expect_equal(f1$recovered, f2$recovered, tolerance = 1e-10)
+  expect_output(print(f1), "MLML")
+  expect_error(mlml(d$X, d$y, knn = 30), "'knn'")
+  expect_error(mlml(d$X, d$y, beta = -1), "'beta'")
+  expect_error(mlml(d$X, d$y, loss = "hinge"), "should be one of")
+  expect_error(mlml(d$X[-1, ], d$y), "rows")
+  expect_error(mlml(d$X, d$y, foo = 2), "unknown argument")
+  expect_error(predict(f1, d$X[, 1:2]), "columns")
+  expect_warning(mlml(d$X, d$y, max_iter = 1), "max_iter")
+})
