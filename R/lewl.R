@@ -87,6 +87,10 @@
 #'   0/1, the missing ones scored by `Yt` clamped to \[0, 1\]), `missing`
 #'   (logical n x m), `objective` (per iteration), `iterations`,
 #'   `converged`, `threshold`, the parameters, `labels`, `call`.
+#' @section Missing labels: `NA` in `y` is a missing label: LEWL learns
+#'   from the observed entries and recovers the missing ones (`$recovered`);
+#'   the thresholds are chosen on the observed entries.  In the formula
+#'   interface `na.action` applies to the features only.
 #' @references Li Y., Yang Y. and Qiu H. (2020). Label embedding for weak
 #'   label classification. Journal of Nanjing University (Natural Science)
 #'   56(4), 549-560.
@@ -161,27 +165,9 @@ lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, thr
 #' @rdname lewl
 #' @export
 lewl.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  call <- match.call(expand.dots = FALSE)
-  md <- model_data(call, lewl_na_features(na.action), parent.frame())
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- lewl.default(md$x, md$y, ...)
-  md$formula_parts$na.action <- na.action
   with_formula(fit, md, match.call(), quote(lewl))
-}
-
-# model.frame()'s na.action would drop rows with a missing label; LEWL keeps
-# them (they are what it recovers), so only rows with missing features go
-# through the user's na.action.
-lewl_na_features <- function(na.action) {
-  na.action <- match.fun(na.action)
-  function(frame) {
-    resp <- attr(attr(frame, "terms"), "response")
-    if (!resp) return(na.action(frame))
-    feats <- frame[-resp]
-    bad <- !stats::complete.cases(feats)
-    if (!any(bad)) return(frame)
-    kept <- na.action(feats)  # errors or drops as the user asked
-    frame[rownames(frame) %in% rownames(kept), , drop = FALSE]
-  }
 }
 
 check_lewl_labels <- function(y) {
