@@ -74,12 +74,12 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
       model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE])
       va <- seq_len(nrow(x))[-state$train]
       list(scores = stats::predict(model, x[va, , drop = FALSE]),
-           thresholds = model$threshold, state = NULL)
+           thresholds = model$thresholds, state = NULL)
     },
     refit = function(point, thr) {
       rows <- seq_len(nrow(x))
       fit <- fit_rows(rows, lewl_prepare(x, args$knn, args$t, args$gamma), point)
-      if (!is.null(thr)) fit$threshold[] <- thr$threshold
+      if (!is.null(thr)) fit$thresholds[] <- thr$threshold
       fit
     },
     # the most regularised first: the smoothest labels, the most

@@ -20,7 +20,7 @@
 #' predict(fit, yeast$x[201:205, ], type = "class")
 #' @export
 predict.lewl <- function(object, newx, type = c("score", "class"),
-                         thresholds = object$threshold, newdata, na.action = NULL, ...) {
+                         thresholds = object$thresholds, newdata, na.action = NULL, ...) {
   check_no_dots(...)
   type <- match.arg(type)
   arg <- if (missing(newdata)) "newx" else "newdata"
@@ -52,7 +52,7 @@ print.lewl <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("regression to the embedding: ", x$regression$type,
       if (x$regression$type != "user") paste0(" (penalty ", format(x$ridge, digits = digits), ")"),
       "; threshold: ", if (x$threshold_type == "global")
-        paste0("one cut at ", format(x$threshold[1], digits = digits))
+        paste0("one cut at ", format(x$thresholds[1], digits = digits))
       else "one cut per label", " (F1 on the observed training entries)\n\n", sep = "")
   invisible(x)
 }
@@ -66,7 +66,7 @@ summary.lewl <- function(object, ...) {
                     observed_positive = colSums(rec * !miss),
                     recovered_mean = ifelse(colSums(miss) > 0,
                                             colSums(rec * miss) / pmax(colSums(miss), 1), NA),
-                    threshold = object$threshold, row.names = object$labels)
+                    threshold = object$thresholds, row.names = object$labels)
   structure(list(fit = object, labels = tab), class = "summary.lewl")
 }
 

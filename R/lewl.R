@@ -86,7 +86,8 @@
 #'   `recovered` (the completed training labels: observed entries unchanged,
 #'   0/1, the missing ones scored by `Yt` clamped to \[0, 1\]), `missing`
 #'   (logical n x m), `objective` (per iteration), `iterations`,
-#'   `converged`, `threshold`, the parameters, `labels`, `call`.
+#'   `converged`, `thresholds` (one per label; all equal for the global
+#'   cut), the parameters, `labels`, `call`.
 #' @section Missing labels: `NA` in `y` is a missing label: LEWL learns
 #'   from the observed entries and recovers the missing ones (`$recovered`);
 #'   the thresholds are chosen on the observed entries.  In the formula
@@ -154,7 +155,7 @@ lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, thr
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)
-  structure(c(fit, list(regression = reg, threshold = thr, threshold_type = threshold,
+  structure(c(fit, list(regression = reg, thresholds = thr, threshold_type = threshold,
                         k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
                         gamma = prep$gamma, ridge = ridge, recovery = recovery,
                         tol = tol, max_iter = max_iter, labels = colnames(y),

@@ -138,7 +138,7 @@ if ("2" %in% parts) {
           lewl(d$x, ymiss, lambda = grid$lambda[g], beta = grid$beta[g],
                max_iter = if (grid$beta[g] == 0) 100 else 500)))[["elapsed"]]
         score <- fit$recovered
-        pred <- score > fit$threshold[1]
+        pred <- score > fit$thresholds[1]
         pred[!hidden] <- ymiss[!hidden]
         yh <- d$y
         yh[!hidden] <- NA  # hidden entries only (the engine's NA support)

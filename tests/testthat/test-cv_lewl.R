@@ -21,7 +21,7 @@ test_that("cv_lewl's out-of-fold scores equal refitting lewl() per fold", {
   best <- cv$grid[cv$chosen, ]
   ref <- lewl(p$x, p$y, k = best$k, lambda = best$lambda, beta = best$beta, knn = 5)
   expect_equal(cv$fit$D, ref$D, tolerance = 1e-8)
-  expect_equal(cv$fit$threshold, ref$threshold)
+  expect_equal(cv$fit$thresholds, ref$thresholds)
   expect_equal(predict(cv, p$x[1:3, ]), predict(ref, p$x[1:3, ]), tolerance = 1e-8)
   expect_error(cv_lewl(p$x, p$y, lambda = -1), "'lambda'")
   expect_error(cv_lewl(p$x, p$y, foo = 1), "unknown argument")

@@ -120,15 +120,15 @@ test_that("predictions: scores, classes, thresholds, formula, sparse, regressors
   s <- predict(fit, p$x[1:5, ])
   expect_identical(colnames(s), colnames(p$y))
   cls <- predict(fit, p$x[1:5, ], type = "class")
-  expect_identical(cls, s > fit$threshold[1])
-  expect_length(unique(fit$threshold), 1)  # one global cut
+  expect_identical(cls, s > fit$thresholds[1])
+  expect_length(unique(fit$thresholds), 1)  # one global cut
   # the global cut maximises F1 over all observed training entries
   train <- predict(fit, p$x)
   obs <- !is.na(p$ymiss)
-  expect_equal(unname(fit$threshold[1]),
+  expect_equal(unname(fit$thresholds[1]),
                unname(f1_thresholds(train[obs], p$ymiss[obs])$threshold))
   fitl <- lewl(p$x, p$ymiss, k = 2, threshold = "label")
-  expect_equal(unname(fitl$threshold[2]),
+  expect_equal(unname(fitl$thresholds[2]),
                unname(f1_thresholds(train[obs[, 2], 2], p$ymiss[obs[, 2], 2])$threshold))
   # sparse x and the formula interface give the same model
   fs <- lewl(Matrix::Matrix(p$x, sparse = TRUE), p$ymiss, k = 2)
