@@ -1,0 +1,117 @@
+#' Cross-validated LEWL over lambda, beta and k
+#'
+#' Chooses `lambda`, `beta` (and `k` unless given as one number) of [lewl()]
+#' by k-fold cross-validation on the package's engine (see [ml_cv()]): each
+#' fold's kNN graph and kernel matrix are computed once and shared by every
+#' grid point; the held-out fold is predicted from its features and scored
+#' on its observed labels only; the best and one-standard-error points; a
+#' refit on all the data.
+#'
+#' @inheritParams lewl
+#' @inheritParams cv_mlls
+#' @param lambda,beta Grids of values (>= 0) of the HSIC and the graph weights
+#'   (defaults `10^(-1:1)` and `c(0, 1, 10)`).
+#' @param k The embedding dimension: one number, or a grid; default the
+#'   distinct values of `ceiling(m * c(1/4, 1/2))` for `m` labels.
+#' @param thresholds `"train"` (default): each fold's own adaptive threshold
+#'   (that of [lewl()], chosen on its training part); `"oof"`: per-label
+#'   thresholds chosen on the out-of-fold scores, as in [cv_mlls()].
+#' @param ... Further arguments of [lewl()] (`knn`, `t`, `gamma`,
+#'   `regressor`, `ridge`, `threshold`, `recovery`, `init`, `tol`,
+#'   `max_iter`), the same at every grid point.
+#' @return An object of class `c("cv_lewl", "ml_cv")` with the components of
+#'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
+#'   `lambda_best`, `beta_best`, `k_best`, ..., `fit`), `fit` being the
+#'   [lewl()] fit on all the data at the chosen point.
+#' @examples
+#' data(yeast, package = "mlss")
+#' set.seed(1)
+#' x <- yeast$x[1:200, ]
+#' y <- yeast$y[1:200, 1:6]
+#' cv <- cv_lewl(x, y, lambda = c(0.1, 1), beta = c(0, 1), k = 3, nfolds = 3)
+#' cv
+#' @export
+cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfolds = 5,
+                    foldid = NULL, measure = "macro_f1", thresholds = c("train", "oof"),
+                    select = c("best", "1se"), keep = FALSE, parallel = FALSE,
+                    progress = interactive(), ...) {
+  call <- match.call()
+  lambda <- check_grid(lambda, "lambda")
+  beta <- check_grid(beta, "beta")
+  opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
+                    progress)
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = "keep", fun = "cv_lewl")
+  check_lewl_labels(y)
+  m <- ncol(y)
+  k <- if (is.null(k)) unique(as.integer(ceiling(m * c(0.25, 0.5))))
+       else vapply(k, check_whole, 1L, "k", 1, nrow(x))
+  args <- lewl_cv_args(list(...), nrow(x))
+  foldid <- cv_foldid(y, nfolds, foldid)
+  axes <- list(lambda = lambda, beta = beta, k = sort(unique(k)))
+  grid <- do.call(expand.grid, axes)
+  unconverged <- 0L  # fold fits that hit max_iter: counted, one warning at the end
+  fit_rows <- function(rows, prep, point) {
+    yr <- y[rows, , drop = FALSE]
+    check_lewl_labels(yr)
+    withCallingHandlers(
+      lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
+                        point$beta, args$regressor, args$ridge, args$threshold,
+                        args$recovery, args$init, args$tol, args$max_iter),
+      warning = function(w) {
+        if (!grepl("did not converge", conditionMessage(w))) return()
+        unconverged <<- unconverged + 1L
+        invokeRestart("muffleWarning")
+      })
+  }
+  method <- list(
+    name = "lewl", grid = grid, axes = axes, parallel_score = TRUE,
+    prepare = function(train)
+      list(train = train, prep = lewl_prepare(x[train, , drop = FALSE], args$knn,
+                                              args$t, args$gamma)),
+    score = function(state, g) {
+      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE])
+      va <- seq_len(nrow(x))[-state$train]
+      list(scores = stats::predict(model, x[va, , drop = FALSE]),
+           thresholds = model$thresholds, state = NULL)
+    },
+    refit = function(point, thr) {
+      rows <- seq_len(nrow(x))
+      fit <- fit_rows(rows, lewl_prepare(x, args$knn, args$t, args$gamma), point)
+      if (!is.null(thr)) fit$thresholds[] <- thr$threshold
+      fit
+    },
+    # the most regularised first: the smoothest labels, the most
+    # feature-driven embedding, the smallest dimension
+    order = function(grid) order(-grid$beta, -grid$lambda, grid$k))
+  cv <- cv_engine(method, y, foldid, opt, call)
+  if (unconverged > 0L)
+    warning("cv_lewl: ", unconverged, " of the fits (folds x grid points, and the refit) ",
+            "stopped at max_iter = ", args$max_iter, " before the objective converged ",
+            "(relative change above tol = ", format(args$tol), ")", call. = FALSE)
+  cv$call <- call
+  cv
+}
+
+# The arguments of lewl() that cv_lewl() passes on, checked once, with
+# lewl()'s defaults.
+lewl_cv_args <- function(dots, n) {
+  known <- c("knn", "t", "gamma", "regressor", "ridge", "threshold", "recovery", "init",
+             "tol", "max_iter")
+  bad <- setdiff(names(dots), known)
+  if (length(bad) || (length(dots) && is.null(names(dots))))
+    stop_arg("unknown argument(s): ", paste(if (length(bad)) bad else "(unnamed)",
+                                           collapse = ", "))
+  def <- formals(lewl.default)
+  a <- lapply(stats::setNames(known, known), function(nm)
+    if (nm %in% names(dots)) dots[[nm]] else eval(def[[nm]]))
+  if (!is.function(a$regressor)) a$regressor <- match.arg(a$regressor, c("ridge", "kernel_ridge"))
+  a$threshold <- match.arg(a$threshold, c("global", "label"))
+  a$recovery <- match.arg(a$recovery, c("exact", "paper"))
+  a$knn <- check_whole(a$knn, "knn", 1, n - 1L)
+  a$ridge <- check_nonnegative(a$ridge, "ridge")
+  a$tol <- check_nonnegative(a$tol, "tol")
+  a$max_iter <- check_whole(a$max_iter, "max_iter", 1, .Machine$integer.max)
+  a
+}

@@ -1,0 +1,116 @@
+#' Predict with a LEWL fit
+#'
+#' Scores new data by `f(newx) D`: the regression from the features to the
+#' embedding, decoded to the labels.
+#'
+#' @param object A fit from [lewl()].
+#' @param newx New data with the training columns (for a fit from the formula
+#'   interface, a data frame with the variables of the formula).
+#' @param type `"score"` for the real-valued scores (n_new x m), `"class"` for
+#'   the logical matrix `score > threshold`.
+#' @param thresholds Thresholds for `type = "class"` (one number, or one per
+#'   label); by default the adaptive threshold of the fit.
+#' @param newdata,na.action As for [predict.mlls()].
+#' @param ... Not used: an unknown argument is an error.
+#' @return An n_new x m matrix with one column per label.
+#' @examples
+#' data(yeast, package = "mlss")
+#' fit <- lewl(yeast$x[1:200, ], yeast$y[1:200, ], k = 5)
+#' head(predict(fit, yeast$x[201:205, ]))
+#' predict(fit, yeast$x[201:205, ], type = "class")
+#' @export
+predict.lewl <- function(object, newx, type = c("score", "class"),
+                         thresholds = object$thresholds, newdata, na.action = NULL, ...) {
+  check_no_dots(...)
+  type <- match.arg(type)
+  arg <- if (missing(newdata)) "newx" else "newdata"
+  newx <- newx_or_newdata(newx, newdata)
+  rows <- prediction_rows(object, newx, object$d, na.action, arg)
+  newx <- check_newx_columns(as_features(rows$x, arg), object$features, object$d)
+  score <- object$regression$predict(newx) %*% object$D
+  dimnames(score) <- list(rownames(newx), object$labels)
+  if (type == "class") {
+    thresholds <- check_thresholds(thresholds, object$labels)
+    score <- score > rep(thresholds, each = nrow(score))
+  }
+  stats::napredict(rows$na, score)
+}
+
+#' @export
+print.lewl <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
+  cat("LEWL on ", x$nobs, " instances, ", x$d, " features, ", length(x$labels),
+      " labels (", sum(x$missing), " missing entries, ",
+      format(100 * mean(x$missing), digits = digits), "%)\n", sep = "")
+  cat("embedding k = ", x$k, ", lambda = ", format(x$lambda, digits = digits),
+      ", beta = ", format(x$beta, digits = digits), "; graph: ", x$knn,
+      " neighbours, t = ", format(x$t, digits = digits), "; kernel gamma = ",
+      format(x$gamma, digits = digits), "\n", sep = "")
+  cat(if (x$converged) "converged" else "NOT converged", " after ", x$iterations,
+      " iterations (", x$recovery, " recovery), objective ",
+      format(x$objective[length(x$objective)], digits = digits), "\n", sep = "")
+  cat("regression to the embedding: ", x$regression$type,
+      if (x$regression$type != "user") paste0(" (penalty ", format(x$ridge, digits = digits), ")"),
+      "; threshold: ", if (x$threshold_type == "global")
+        paste0("one cut at ", format(x$thresholds[1], digits = digits))
+      else "one cut per label", " (F1 on the observed training entries)\n\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+summary.lewl <- function(object, ...) {
+  check_no_dots(...)
+  miss <- object$missing
+  rec <- object$recovered
+  tab <- data.frame(missing = colSums(miss),
+                    observed_positive = colSums(rec * !miss),
+                    recovered_mean = ifelse(colSums(miss) > 0,
+                                            colSums(rec * miss) / pmax(colSums(miss), 1), NA),
+                    threshold = object$thresholds, row.names = object$labels)
+  structure(list(fit = object, labels = tab), class = "summary.lewl")
+}
+
+#' @export
+print.summary.lewl <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  print(x$fit, digits = digits)
+  cat("Per label (recovered_mean: mean score of the missing entries):\n")
+  print(x$labels, digits = digits)
+  invisible(x)
+}
+
+#' Parts of a LEWL fit
+#'
+#' @param object A fit from [lewl()].
+#' @param type `"D"` for the k x m decoder (default), `"Z"` for the n x k
+#'   embedding of the training instances.
+#' @param ... Not used.
+#' @return A matrix.
+#' @examples
+#' data(yeast, package = "mlss")
+#' fit <- lewl(yeast$x[1:200, ], yeast$y[1:200, ], k = 3)
+#' coef(fit)
+#' @export
+coef.lewl <- function(object, type = c("D", "Z"), ...) {
+  check_no_dots(...)
+  type <- match.arg(type)
+  object[[type]]
+}
+
+#' Plot the objective of a LEWL fit
+#'
+#' Draws the objective after each iteration of the alternating updates.
+#'
+#' @param x A fit from [lewl()].
+#' @param ... Graphical parameters passed to [plot()], replacing the defaults.
+#' @return `x`, invisibly.
+#' @examples
+#' data(yeast, package = "mlss")
+#' plot(lewl(yeast$x[1:200, ], yeast$y[1:200, ], k = 3))
+#' @export
+plot.lewl <- function(x, ...) {
+  args <- utils::modifyList(list(x = seq_along(x$objective), y = x$objective, type = "b",
+                                 pch = 20, xlab = "iteration", ylab = "objective",
+                                 main = "LEWL objective"), list(...))
+  do.call(graphics::plot, args)
+  invisible(x)
+}

@@ -1,0 +1,316 @@
+#' LEWL: label embedding for weak (missing) labels
+#'
+#' Fits LEWL (Li, Yang and Qiu 2020): a low-dimensional embedding `Z` of the
+#' instances that both reconstructs the label matrix (`Yt ~ Z D`) and depends
+#' on the features (HSIC with a Gaussian kernel), while the missing labels
+#' (`NA` in `y`) are filled in smoothly over a k-nearest-neighbour graph of the
+#' instances.  It minimises
+#' \deqn{\|\tilde Y - Z D\|_F^2 + \beta\,\mathrm{tr}(\tilde Y' L \tilde Y) -
+#'   \lambda\,\mathrm{tr}(K H Z Z' H)}{||Yt - Z D||^2 + beta tr(Yt' L Yt) -
+#'   lambda tr(K H Z Z' H)}
+#' over `Z` (with `Z'Z = I`), `D` and the missing entries of `Yt`, the observed
+#' ones held at their values, by alternating exact updates:
+#' * `Z`: the top `k` eigenvectors of `Yt Yt' + lambda H K H` (LAPACK `dsyevr`
+#'   for the `k` largest only), and `D = Z'Yt` (jointly the exact minimiser
+#'   over `Z` and `D`);
+#' * the missing entries: `recovery = "exact"` (default) solves, label by
+#'   label, the quadratic in the missing entries with the observed ones fixed,
+#'   \eqn{A_{MM} y_M = (ZD)_M - A_{MO} y_O}{A_MM y_M = (ZD)_M - A_MO y_O} with
+#'   \eqn{A = I + \beta L}{A = I + beta L}.  The paper's closed form
+#'   \eqn{P_{\Omega^c}((I + \beta L)^{-1} Z D)}{P_Omega^c((I + beta L)^{-1} Z D)}
+#'   (`recovery = "paper"`) solves the system on all entries and then resets
+#'   the observed ones, which is not the minimiser when observed and missing
+#'   neighbours meet in the graph, and can increase the objective.  Both are
+#'   solved by conjugate gradients on the sparse `A` (in C), warm-started at
+#'   the current matrix: `A` is well conditioned (eigenvalues between 1 and
+#'   `1 + 2 beta` times the largest weighted degree), a different sub-system
+#'   per label rules out one factorisation for the exact update, and each CG
+#'   step lowers the objective.
+#'
+#' The iterations stop when the objective changes by less than `tol`
+#' (relative) between two iterations, or after `max_iter` with a warning.
+#' Then a regression from `x` to `Z` is fitted, new data are scored by
+#' `f(x) D`, and labels are predicted where the score exceeds the adaptive
+#' threshold: as in the paper, one cut over all the training scores (put in
+#' one vector) that maximises F1 on the observed training entries
+#' ([f1_thresholds()] on the flattened matrix, i.e. micro F1); or one cut per
+#' label (`threshold = "label"`).
+#'
+#' The graph: each instance is joined to its `knn` nearest neighbours
+#' (Euclidean), symmetrised by union as in the paper (`w_ij > 0` when `i` is
+#' among the neighbours of `j` or `j` among those of `i`), with heat-kernel
+#' weights `exp(-||x_i - x_j||^2 / t)`.
+#'
+#' @param x Features: a numeric matrix, data frame of numeric columns or
+#'   sparse `Matrix`; for the formula method, a formula `cbind(l1, l2) ~ .`.
+#' @param y Labels: a logical, 0/1 or -1/+1 matrix or data frame, `NA` where
+#'   a label is missing (not observed).  Every label needs an observed
+#'   positive.
+#' @param k Dimension of the embedding, `1 <= k <= n`; default
+#'   `ceiling(m / 2)` for `m` labels (`k >= m` makes the reconstruction exact
+#'   and the low rank idle).
+#' @param lambda Weight of the HSIC term, >= 0 (default 1).
+#' @param beta Weight of the graph smoothness of the labels, >= 0 (default
+#'   1); 0 ignores the graph.
+#' @param knn Number of neighbours in the graph (default 10; at most `n - 1`).
+#' @param t Heat-kernel width of the graph weights; default the median of the
+#'   squared distances between neighbours (so that a typical edge weighs
+#'   `exp(-1)`).
+#' @param gamma Scale of the Gaussian kernel `K = exp(-gamma ||x - x'||^2)`;
+#'   default the median heuristic `1 / median` of the squared distances
+#'   between distinct instances.  Also the kernel of `regressor =
+#'   "kernel_ridge"`.
+#' @param regressor The regression from `x` to `Z`: `"ridge"` (default;
+#'   multi-output ridge regression with an intercept, [mlls()] with `alpha =
+#'   0`), `"kernel_ridge"` (the same with the Gaussian kernel of `gamma`), or a
+#'   function `function(x, z)` returning a predictor `function(newx)` that
+#'   gives a `nrow(newx)` x `k` matrix (e.g. a random forest per column, as
+#'   in the paper).
+#' @param ridge The penalty of the ridge and kernel ridge regressions
+#'   (default 0.1).
+#' @param threshold `"global"` (default: the paper's single cut) or
+#'   `"label"` (one F1-maximising cut per label).
+#' @param recovery `"exact"` (default) or `"paper"`, see Details.
+#' @param init The value the missing entries start from (default 0.5, the
+#'   paper's code for a missing label).
+#' @param tol Relative change of the objective that stops the iterations
+#'   (default 1e-6, as in the paper).
+#' @param max_iter Maximum number of iterations (default 500).
+#' @param data,subset,na.action For the formula method: the data frame, an
+#'   optional subset of its rows, and what to do with rows with missing
+#'   features (labels may be `NA`: they are the missing labels).
+#' @param ... For the formula method, arguments of the default method;
+#'   otherwise not used (an unknown argument is an error).
+#' @return An object of class `"lewl"`: `Z` (n x k embedding), `D` (k x m
+#'   decoder), `completed` (the n x m matrix `Yt` as fitted, unbounded),
+#'   `recovered` (the completed training labels: observed entries unchanged,
+#'   0/1, the missing ones scored by `Yt` clamped to \[0, 1\]), `missing`
+#'   (logical n x m), `objective` (per iteration), `iterations`,
+#'   `converged`, `thresholds` (one per label; all equal for the global
+#'   cut), the parameters, `labels`, `call`.
+#' @section Missing labels: `NA` in `y` is a missing label: LEWL learns
+#'   from the observed entries and recovers the missing ones (`$recovered`);
+#'   the thresholds are chosen on the observed entries.  In the formula
+#'   interface `na.action` applies to the features only.
+#' @references Li Y., Yang Y. and Qiu H. (2020). Label embedding for weak
+#'   label classification. Journal of Nanjing University (Natural Science)
+#'   56(4), 549-560.
+#' @seealso [cv_lewl()] to choose `lambda`, `beta` and `k`;
+#'   [predict.lewl()].
+#' @examples
+#' data(yeast, package = "mlss")
+#' set.seed(1)
+#' x <- yeast$x[1:300, ]
+#' y <- yeast$y[1:300, ]
+#' y[matrix(runif(length(y)) < 0.3, nrow(y))] <- NA   # 30% missing
+#' fit <- lewl(x, y, k = 5)
+#' fit
+#' head(fit$recovered[, 1:5])
+#' head(predict(fit, yeast$x[301:310, ], type = "class"))
+#' plot(fit)
+#' @export
+lewl <- function(x, ...) UseMethod("lewl")
+
+#' @rdname lewl
+#' @export
+lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NULL,
+                         gamma = NULL, regressor = c("ridge", "kernel_ridge"),
+                         ridge = 0.1, threshold = c("global", "label"),
+                         recovery = c("exact", "paper"), init = 0.5, tol = 1e-6,
+                         max_iter = 500, ...) {
+  call <- match.call()
+  call[[1L]] <- quote(lewl)
+  check_no_dots(...)
+  threshold <- match.arg(threshold)
+  recovery <- match.arg(recovery)
+  if (!is.function(regressor)) regressor <- match.arg(regressor)
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  n <- nrow(x)
+  y <- as_labels(xy$y, n, na = "keep", fun = "lewl")
+  check_lewl_labels(y)
+  m <- ncol(y)
+  k <- if (is.null(k)) as.integer(ceiling(m / 2)) else check_whole(k, "k", 1, n)
+  lambda <- check_nonnegative(lambda, "lambda")
+  beta <- check_nonnegative(beta, "beta")
+  ridge <- check_nonnegative(ridge, "ridge")
+  knn <- check_whole(knn, "knn", 1, n - 1L)
+  tol <- check_nonnegative(tol, "tol")
+  max_iter <- check_whole(max_iter, "max_iter", 1, .Machine$integer.max)
+  if (!is.numeric(init) || length(init) != 1 || !is.finite(init))
+    stop_arg("'init' must be a single finite number")
+
+  prep <- lewl_prepare(x, knn, t, gamma)
+  fit <- lewl_fit_prepared(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
+                           recovery, init, tol, max_iter)
+  fit$call <- call
+  fit
+}
+
+# The fit on checked inputs and prepared features (lewl_prepare()), shared by
+# lewl() and the folds of cv_lewl().
+lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
+                              recovery, init, tol, max_iter) {
+  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter)
+  reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
+  train <- reg$predict(x) %*% fit$D
+  thr <- lewl_thresholds(train, y, threshold)
+  structure(c(fit, list(regression = reg, thresholds = thr, threshold_type = threshold,
+                        k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
+                        gamma = prep$gamma, ridge = ridge, recovery = recovery,
+                        tol = tol, max_iter = max_iter, labels = colnames(y),
+                        features = colnames(x), nobs = nrow(x), d = ncol(x))),
+            class = "lewl")
+}
+
+#' @rdname lewl
+#' @export
+lewl.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- lewl.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(lewl))
+}
+
+check_lewl_labels <- function(y) {
+  obs <- colSums(!is.na(y))
+  if (any(obs == 0))
+    stop_arg("label '", colnames(y)[obs == 0][1], "' of 'y' has no observed entry")
+  pos <- colSums(y, na.rm = TRUE)
+  if (any(pos == 0))
+    stop_arg("label '", colnames(y)[pos == 0][1], "' of 'y' has no observed positive: ",
+             "drop it, there is nothing to learn it from")
+}
+
+check_whole <- function(v, arg, lo, hi) {
+  if (!is.numeric(v) || length(v) != 1 || !is.finite(v) || v != round(v) || v < lo ||
+      v > hi)
+    stop_arg("'", arg, "' must be a whole number from ", lo, " to ", hi)
+  as.integer(v)
+}
+
+check_nonnegative <- function(v, arg) {
+  if (!is.numeric(v) || length(v) != 1 || !is.finite(v) || v < 0)
+    stop_arg("'", arg, "' must be a single finite number >= 0")
+  as.double(v)
+}
+
+# Everything LEWL needs from the features, computed once (and once per fold in
+# cv_lewl()): the kernel matrix K, the symmetric kNN weight matrix W, and the
+# parameters t and gamma.  The squared distances of K come from |u|^2 + |v|^2 -
+# 2u'v on column-centred (dense) data; the neighbours from knn_search() (exact,
+# ties to the lower index), whose distances also give the graph's weights.
+lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
+  n <- nrow(x)
+  if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
+  cross <- as.matrix(tcrossprod(x))
+  nx <- diag(cross)
+  d2 <- pmax(outer(nx, nx, "+") - 2 * cross, 0)
+  rm(cross)
+  diag(d2) <- 0
+  if (is.null(gamma)) {
+    med <- stats::median(d2[upper.tri(d2)])
+    if (!(med > 0)) stop_arg("the rows of 'x' are (nearly) all identical: give 'gamma'")
+    gamma <- 1 / med
+  } else {
+    gamma <- check_nonnegative(gamma, "gamma")
+  }
+  near <- knn_search(x, knn)
+  nb <- near$index
+  dist_nb <- as.vector(near$distance)^2
+  if (is.null(t)) {
+    t <- stats::median(dist_nb)
+    if (!(t > 0)) t <- max(mean(dist_nb), 1)
+  } else {
+    t <- check_nonnegative(t, "t")
+    if (t == 0) stop_arg("'t' must be > 0")
+  }
+  W <- lewl_graph(nb, near$distance^2, t)
+  K <- exp(-gamma * d2)
+  list(K = K, W = W, t = t, gamma = gamma, knn = knn, neighbours = nb)
+}
+
+# The symmetric weight matrix: an edge where either end is among the other's
+# neighbours (union), weight exp(-d2 / t) with d2 the squared distance
+# (nb2: n x knn, aligned with nb); a dgCMatrix with both triangles.  An edge
+# found from both ends is kept once.
+lewl_graph <- function(nb, nb2, t) {
+  n <- nrow(nb)
+  i <- rep(seq_len(n), ncol(nb))
+  j <- as.vector(nb)
+  lo <- pmin(i, j)
+  hi <- pmax(i, j)
+  once <- !duplicated(lo + (hi - 1) * as.double(n))
+  w <- exp(-as.vector(nb2)[once] / t)
+  W <- Matrix::sparseMatrix(i = c(lo[once], hi[once]), j = c(hi[once], lo[once]),
+                            x = c(w, w), dims = c(n, n))
+  methods::as(W, "generalMatrix")
+}
+
+# The alternating updates (C), on prepared features.
+lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
+                       cg_tol = 1e-10, cg_max = 1000L) {
+  ynum <- y + 0  # logical -> double, NA kept
+  storage.mode(ynum) <- "double"
+  miss <- is.na(y)
+  start <- ynum
+  start[miss] <- init
+  res <- .Call(C_lewl_fit, ynum, start, prep$K, native_matrix(prep$W), as.integer(k),
+               as.double(lambda), as.double(beta), as.integer(max_iter), as.double(tol),
+               match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
+               as.integer(cg_max))
+  converged <- res$status == 0L
+  if (!converged)
+    warning("lewl: the objective did not converge in ", max_iter, " iterations ",
+            "(relative change above tol = ", format(tol), "); raise 'max_iter'",
+            call. = FALSE)
+  # one sign per embedding direction (largest entry positive), D to match
+  s <- apply(res$Z, 2, function(z) if (z[which.max(abs(z))] < 0) -1 else 1)
+  Z <- res$Z * rep(s, each = nrow(res$Z))
+  D <- res$D * s
+  dimnames(Z) <- list(rownames(y), paste0("Z", seq_len(k)))
+  dimnames(D) <- list(colnames(Z), colnames(y))
+  Yt <- res$Yt
+  dimnames(Yt) <- dimnames(y)
+  recovered <- ynum
+  recovered[miss] <- pmin(pmax(Yt[miss], 0), 1)
+  list(Z = Z, D = D, completed = Yt, recovered = recovered, missing = miss,
+       values = res$values, objective = res$objective, cg_iterations = res$cg_iter,
+       iterations = res$iter, converged = converged)
+}
+
+# The regression from x to Z: a list(predict = function(newx), type, model).
+lewl_regression <- function(x, Z, regressor, ridge, gamma) {
+  if (is.function(regressor)) {
+    f <- regressor(x, Z)
+    if (!is.function(f))
+      stop_arg("'regressor' must return a function(newx) (the predictor)")
+    pred <- function(newx) {
+      out <- as.matrix(f(newx))
+      if (!is.numeric(out) || nrow(out) != nrow(newx) || ncol(out) != ncol(Z))
+        stop_arg("the predictor returned by 'regressor' must give a ", nrow(newx), " x ",
+                 ncol(Z), " numeric matrix")
+      out
+    }
+    return(list(predict = pred, type = "user", model = f))
+  }
+  kernel <- if (regressor == "kernel_ridge") "rbf"
+  model <- mlls_solve(x, Z, alpha = 0, beta = ridge, r = 1L, intercept = TRUE,
+                      kernel = kernel, gamma = gamma)
+  model$labels <- colnames(Z)
+  model$res <- NULL
+  list(predict = function(newx) mlls_scores(model, newx), type = regressor, model = model)
+}
+
+# The adaptive threshold: the cut maximising F1 of the training scores on the
+# observed training entries, over all of them at once ("global", the paper's
+# one-dimensional vector) or label by label.
+lewl_thresholds <- function(score, y, threshold) {
+  obs <- !is.na(y)
+  thr <- if (threshold == "global") {
+    rep(f1_thresholds(score[obs], y[obs])$threshold, ncol(y))
+  } else {
+    vapply(seq_len(ncol(y)), function(j)
+      unname(f1_thresholds(score[obs[, j], j], y[obs[, j], j])$threshold), 0)
+  }
+  stats::setNames(unname(thr), colnames(y))
+}

@@ -1,0 +1,70 @@
+/* .Call glue for LEWL (lewl_core.c): unpack the labels, the kernel matrix and
+ * the kNN graph, run the alternating updates, return the parts. */
+#include <R.h>
+#include <Rinternals.h>
+#include <limits.h>
+#include <string.h>
+#include "lewl_core.h"
+#include "mlss.h"
+
+/* y: n x c double (NA where missing); start: n x c, the starting Yt; K: n x n
+ * kernel matrix; graph: native_matrix() of the symmetric n x n weight matrix
+ * (dgCMatrix, both triangles); k, lambda, beta, max_iter, tol, recovery
+ * (0 exact, 1 paper), cg_tol, cg_max.
+ * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status). */
+SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP beta,
+              SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max)
+{
+    int n = Rf_nrows(y), c = Rf_ncols(y);
+    check_targets(y, n);
+    check_targets(start, n);
+    if (Rf_ncols(start) != c) Rf_error("internal: start must be %d x %d", n, c);
+    if (!Rf_isReal(K) || Rf_nrows(K) != n || Rf_ncols(K) != n)
+        Rf_error("internal: K must be a %d x %d double matrix", n, n);
+    mlss_mat W = unpack_matrix(graph);
+    if (W.nrow != n || W.ncol != n || !W.i) Rf_error("internal: graph must be sparse n x n");
+    lewl_options opt = {n, c, Rf_asInteger(k), Rf_asReal(lambda), Rf_asReal(beta),
+                        Rf_asInteger(max_iter), Rf_asInteger(recovery),
+                        Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol)};
+    if (opt.k < 1 || opt.k > n || !(opt.lambda >= 0.0) || !(opt.beta >= 0.0) ||
+        opt.max_iter < 1 || opt.cg_max < 0 || !(opt.tol >= 0.0) || !(opt.cg_tol >= 0.0) ||
+        (opt.recovery != LEWL_RECOVER_EXACT && opt.recovery != LEWL_RECOVER_PAPER))
+        Rf_error("lewl: invalid k, lambda, beta, max_iter, tol or recovery");
+    lewl_graph G = {n, W.p, W.i, W.x, (double *) R_alloc((size_t) n, sizeof(double))};
+    lewl_graph_degrees(&G);
+
+    size_t nc = (size_t) n * c;
+    int *missing = (int *) R_alloc(nc + 1, sizeof(int));
+    const double *yv = REAL(y);
+    for (size_t q = 0; q < nc; q++) missing[q] = ISNAN(yv[q]);
+
+    const char *names[] = {"Yt", "Z", "D", "values", "objective", "cg_iter", "iter",
+                           "status", ""};
+    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP Yt = PROTECT(Rf_duplicate(start));
+    SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, n, opt.k));
+    SEXP D = PROTECT(Rf_allocMatrix(REALSXP, opt.k, c));
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, opt.k));
+    double *obj = (double *) R_alloc((size_t) opt.max_iter, sizeof(double));
+    int *cgi = (int *) R_alloc((size_t) opt.max_iter, sizeof(int));
+    int iter = 0;
+    int status = lewl_run(&opt, &G, yv, missing, REAL(K), REAL(Yt), REAL(Z), REAL(D),
+                          REAL(values), obj, cgi, &iter);
+    if (status == LEWL_ERR_EIGEN) Rf_error("lewl: the eigendecomposition failed");
+    SEXP objective = PROTECT(Rf_allocVector(REALSXP, iter));
+    SEXP cg_iter = PROTECT(Rf_allocVector(INTSXP, iter));
+    if (iter > 0) {
+        memcpy(REAL(objective), obj, sizeof(double) * (size_t) iter);
+        memcpy(INTEGER(cg_iter), cgi, sizeof(int) * (size_t) iter);
+    }
+    SET_VECTOR_ELT(res, 0, Yt);
+    SET_VECTOR_ELT(res, 1, Z);
+    SET_VECTOR_ELT(res, 2, D);
+    SET_VECTOR_ELT(res, 3, values);
+    SET_VECTOR_ELT(res, 4, objective);
+    SET_VECTOR_ELT(res, 5, cg_iter);
+    SET_VECTOR_ELT(res, 6, Rf_ScalarInteger(iter));
+    SET_VECTOR_ELT(res, 7, Rf_ScalarInteger(status));
+    UNPROTECT(7);
+    return res;
+}

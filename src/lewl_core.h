@@ -1,0 +1,50 @@
+/* LEWL: label embedding for weak (missing) labels (methods.md section 4). */
+#ifndef LEWL_CORE_H
+#define LEWL_CORE_H
+
+#include <stddef.h>
+
+#define LEWL_OK 0
+#define LEWL_NOT_CONVERGED 1
+#define LEWL_ERR_EIGEN (-1)
+
+/* The symmetric kNN graph: W in compressed-column form, both triangles,
+ * no diagonal; deg[i] = sum_j w_ij.  L = diag(deg) - W. */
+typedef struct {
+    int n;
+    const int *p, *i;
+    const double *w;
+    double *deg;
+} lewl_graph;
+
+/* How the missing entries are updated: the exact minimiser of the objective
+ * over them (observed entries held fixed), or the paper's formula
+ * P_Omega^c((I + beta L)^{-1} Z D). */
+#define LEWL_RECOVER_EXACT 0
+#define LEWL_RECOVER_PAPER 1
+
+typedef struct {
+    int n, c, k;
+    double lambda, beta;
+    int max_iter, recovery, cg_max;
+    double tol, cg_tol;
+} lewl_options;
+
+void lewl_graph_degrees(lewl_graph *G);
+/* out = (I + beta L) v */
+void lewl_apply(const lewl_graph *G, double beta, const double *v, double *out);
+/* tr(Y' L Y) for the n x c matrix Y. */
+double lewl_smoothness(const lewl_graph *G, int c, const double *Y, double *scratch);
+
+/* The alternating updates.  Y: n x c observed labels (any value where
+ * missing); missing: n x c, non-zero where missing; K: the n x n kernel
+ * matrix (not centred; read only); Yt: n x c, in: the starting point (Y with
+ * the missing entries filled), out: the completed matrix; Z (n x k), D (k x c)
+ * out; objective: max_iter values (the objective after each iteration);
+ * cg_iter: the CG iterations of each recovery step.  Returns LEWL_OK,
+ * LEWL_NOT_CONVERGED or LEWL_ERR_EIGEN; *iter = iterations run. */
+int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
+             const int *missing, const double *K, double *Yt, double *Z, double *D,
+             double *values, double *objective, int *cg_iter, int *iter);
+
+#endif
