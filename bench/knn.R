@@ -4,20 +4,9 @@
 # machine, ratios against the brute force timed in the same process.  Peak
 # memory is R's "max used" (R_alloc scratch included) above the data.
 #   Rscript bench/knn.R          (from the package root, mlss installed)
-library(mlss)
-library(Matrix)
-options(width = 150)
+source(file.path("bench", "common.R"))  # mlss, Matrix, elapsed()
 knn <- mlss:::knn_search
 k <- 10
-
-elapsed <- function(expr, reps = 1) {
-  expr <- substitute(expr)
-  env <- parent.frame()
-  median(vapply(seq_len(reps), function(i) {
-    gc(FALSE)
-    system.time(eval(expr, env))[["elapsed"]]
-  }, 0))
-}
 
 # MB allocated by R at the peak of expr, above what was in use before.
 peak_mb <- function(expr) {
