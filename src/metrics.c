@@ -39,7 +39,7 @@ SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SE
     if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n ||
         Rf_nrows(thresholds) != m || cd < 0 || cd >= MEASURE_COUNT)
         Rf_error("internal: bad dimensions in cv_point_measures");
-    const int *fid = INTEGER(foldid);
+    const int *fid = INTEGER(foldid), *yl = LOGICAL(y);
     const double *s = REAL(score);
     int *size = (int *) R_alloc((size_t) nfolds + 1, sizeof(int)), nmax = 0;
     for (int k = 0; k < nfolds; k++) size[k] = 0;
@@ -51,19 +51,26 @@ SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SE
     /* one fold's rows at a time: memory of the largest fold, not of all rows */
     int *ysub = (int *) R_alloc((size_t) nmax * m + 1, sizeof(int));
     int *psub = (int *) R_alloc((size_t) nmax * m + 1, sizeof(int));
-    double *ssub = (double *) R_alloc((size_t) nmax * m + 1, sizeof(double));
+    int *rows = (int *) R_alloc((size_t) nmax + 1, sizeof(int));
+    /* the scores themselves only for the measures that rank them */
+    double *ssub = measure_needs_scores(cd) ?
+        (double *) R_alloc((size_t) nmax * m + 1, sizeof(double)) : NULL;
     SEXP out = PROTECT(Rf_allocVector(REALSXP, nfolds));
     for (int k = 0; k < nfolds; k++) {
-        int nk = size[k];
+        int nk = 0;
         const double *thr = REAL(thresholds) + (size_t) k * m;
-        for (int l = 0; l < m; l++)
-            for (int i = 0, a = 0; i < n; i++) {
-                if (fid[i] != k + 1) continue;
-                ssub[IDX(a, l, nk)] = s[IDX(i, l, n)];
-                ysub[IDX(a, l, nk)] = LOGICAL(y)[IDX(i, l, n)];
-                psub[IDX(a, l, nk)] = s[IDX(i, l, n)] > thr[l];
-                a++;
+        for (int i = 0; i < n; i++)
+            if (fid[i] == k + 1) rows[nk++] = i;
+        for (int l = 0; l < m; l++) {
+            const double *sl = s + IDX(0, l, n);
+            const int *ylab = yl + IDX(0, l, n);
+            for (int a = 0; a < nk; a++) {
+                int i = rows[a];
+                if (ssub) ssub[IDX(a, l, nk)] = sl[i];
+                ysub[IDX(a, l, nk)] = ylab[i];
+                psub[IDX(a, l, nk)] = sl[i] > thr[l];
             }
+        }
         ml_eval e = {nk, m, ysub, psub, ssub};
         REAL(out)[k] = ml_measure(cd, &e);
     }
