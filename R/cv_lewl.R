@@ -54,7 +54,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
   unconverged <- 0L  # fold fits that hit max_iter: counted, one warning at the end
   fit_rows <- function(rows, prep, point) {
     yr <- y[rows, , drop = FALSE]
-    check_lewl_labels(yr)
+    check_lewl_labels(yr, warn = FALSE)  # the engine warns of labels thin in a fold
     withCallingHandlers(
       lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
                         point$beta, args$regressor, args$ridge, args$threshold,

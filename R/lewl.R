@@ -45,7 +45,9 @@
 #'   sparse `Matrix`; for the formula method, a formula `cbind(l1, l2) ~ .`.
 #' @param y Labels: a logical, 0/1 or -1/+1 matrix or data frame, `NA` where
 #'   a label is missing (not observed).  Every label needs an observed
-#'   positive.
+#'   entry; a label without an observed positive (negative) is kept with a
+#'   warning, scored about 0 (1) and never (always) predicted, as by the
+#'   other methods of the package.
 #' @param k Dimension of the embedding, `1 <= k <= n`; default
 #'   `ceiling(m / 2)` for `m` labels (`k >= m` makes the reconstruction exact
 #'   and the low rank idle).
@@ -171,14 +173,14 @@ lewl.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   with_formula(fit, md, match.call(), quote(lewl))
 }
 
-check_lewl_labels <- function(y) {
-  obs <- colSums(!is.na(y))
-  if (any(obs == 0))
-    stop_arg("label '", colnames(y)[obs == 0][1], "' of 'y' has no observed entry")
-  pos <- colSums(y, na.rm = TRUE)
-  if (any(pos == 0))
-    stop_arg("label '", colnames(y)[pos == 0][1], "' of 'y' has no observed positive: ",
-             "drop it, there is nothing to learn it from")
+# A label never observed is an error; one without an observed positive (or
+# negative) is kept, as by the other methods, with their warning: its scores
+# are about 0 (1) and it is never (always) predicted.  Masking a share of a
+# rare label's entries easily hides all its positives, and a refusal would
+# end the whole fit or cross-validation.
+check_lewl_labels <- function(y, warn = TRUE) {
+  check_observed_labels(y)
+  if (warn) warn_constant_labels(y)
 }
 
 check_whole <- function(v, arg, lo, hi) {

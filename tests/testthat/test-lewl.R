@@ -161,14 +161,33 @@ test_that("bad input gives clear errors", {
   expect_error(lewl(p$x, p$ymiss, lambda = -1), "'lambda'")
   expect_error(lewl(p$x, p$ymiss, beta = NA), "'beta'")
   y <- p$ymiss
-  y[, 3] <- FALSE
-  expect_error(lewl(p$x, y), "no observed positive")
   y[, 3] <- NA
-  expect_error(lewl(p$x, y), "no observed entry")
+  expect_error(lewl(p$x, y), "missing \\(NA\\) on every row")
   expect_error(lewl(data.frame(a = letters[1:30], b = 1:30), p$ymiss), "not numeric")
   expect_error(lewl(p$x, p$ymiss, foo = 1), "unknown argument")
   expect_error(lewl(p$x, p$ymiss, regressor = function(x, z) 1), "must return a function")
   expect_error(lewl(p$x, p$ymiss, t = 0), "'t' must be > 0")
   fit <- lewl(p$x, p$ymiss, k = 2)
   expect_error(predict(fit, p$x[, 1:3]), "columns")
+})
+
+test_that("a label without an observed positive (or negative) is kept, never (always) predicted", {
+  p <- lewl_problem()
+  y <- p$ymiss
+  y[!is.na(y[, 3]), 3] <- FALSE
+  y[!is.na(y[, 4]), 4] <- TRUE
+  expect_warning(expect_warning(fit <- lewl(p$x, y, k = 2),
+                                "have no positive example"), "positive for every example")
+  expect_lt(max(abs(fit$recovered[is.na(y[, 3]), 3])), 1e-3)
+  cls <- predict(fit, p$x, type = "class")
+  expect_false(any(cls[, 3]))
+  expect_true(all(cls[, 4]))
+  # in cross-validation a fold's training part may lose a rare label's positives
+  y[, 4] <- p$ymiss[, 4]
+  y[, 3] <- NA
+  y[2, 3] <- TRUE
+  y[c(3, 4, 7), 3] <- FALSE
+  expect_warning(cv <- cv_lewl(p$x, y, lambda = 1, beta = 1, k = 2, nfolds = 2,
+                               progress = FALSE), "only one fold")
+  expect_true(all(is.finite(cv$cvfold)))
 })
