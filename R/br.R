@@ -159,9 +159,7 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
 br.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- br.default(md$x, md$y, ...)
-  fit$call <- match.call()
-  fit$call[[1L]] <- quote(br)
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  with_formula(fit, md, match.call(), quote(br))
 }
 
 # ---- checks -------------------------------------------------------------------

@@ -85,7 +85,7 @@ cca_ridge.default <- function(x, y, lambda, cost = NULL, r = NULL,
 cca_ridge.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- cca_ridge.default(md$x, md$y, ...)
-  formula_fit(fit, md, match.call(), quote(cca_ridge))
+  with_formula(fit, md, match.call(), quote(cca_ridge))
 }
 
 #' @rdname cca_ridge
@@ -109,14 +109,7 @@ cca_svm.default <- function(x, y, lambda, cost = NULL, r = NULL,
 cca_svm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- cca_svm.default(md$x, md$y, ...)
-  formula_fit(fit, md, match.call(), quote(cca_svm))
-}
-
-# The object of a formula method: the call, and what predict() needs.
-formula_fit <- function(fit, md, call, name) {
-  fit$call <- call
-  fit$call[[1L]] <- name
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  with_formula(fit, md, match.call(), quote(cca_svm))
 }
 
 cca_fit <- function(x, y, lambda, cost, r, learner, loss, tol, max_iter, call, class,

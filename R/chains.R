@@ -99,9 +99,7 @@ cc.default <- function(x, y, order = NULL, cost = 1, tol = NULL, max_iter = 1000
 cc.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- cc.default(md$x, md$y, ...)
-  fit$call <- match.call()
-  fit$call[[1L]] <- quote(cc)
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  with_formula(fit, md, match.call(), quote(cc))
 }
 
 #' @rdname chains
@@ -131,9 +129,7 @@ pcc.default <- function(x, y, order = NULL, cost = 1,
 pcc.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- pcc.default(md$x, md$y, ...)
-  fit$call <- match.call()
-  fit$call[[1L]] <- quote(pcc)
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  with_formula(fit, md, match.call(), quote(pcc))
 }
 
 # ---- checks -------------------------------------------------------------------

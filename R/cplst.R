@@ -106,7 +106,7 @@ cplst.default <- function(x, y, k = NULL, lambda = 1, na_labels = c("negative", 
 cplst.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- cplst.default(md$x, md$y, ...)
-  formula_fit(fit, md, match.call(), quote(cplst))
+  with_formula(fit, md, match.call(), quote(cplst))
 }
 
 check_cplst_k <- function(k, m) {

@@ -103,9 +103,7 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = FALSE
 iblr.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- iblr.default(md$x, md$y, ...)
-  fit$call <- match.call()
-  fit$call[[1L]] <- quote(iblr)
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  with_formula(fit, md, match.call(), quote(iblr))
 }
 
 # z_j: the fraction of the k neighbours (1-based rows of y, one row per

@@ -322,3 +322,11 @@ label_columns_as_logical <- function(formula, data, env) {
   for (j in nm) df[[j]] <- label_values(df[[j]], j, "data")
   df
 }
+
+# A fit from the default method, with the call of the formula method and what
+# predict() needs to rebuild the features (see model_data(), prediction_rows()).
+with_formula <- function(fit, md, call, name) {
+  call[[1L]] <- name
+  fit$call <- call
+  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+}

@@ -182,14 +182,6 @@ mddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   with_formula(fit, md, match.call(), quote(mddm))
 }
 
-# A fit from the default method, with the call of the formula method and what
-# predict() needs to rebuild the features (see model_data(), prediction_rows()).
-with_formula <- function(fit, md, call, name) {
-  call[[1L]] <- name
-  fit$call <- call
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
-}
-
 # The dimension k: a whole number >= 1, or a share in (0, 1).
 check_dimension <- function(k) {
   if (missing(k))

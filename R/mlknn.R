@@ -92,9 +92,7 @@ mlknn.default <- function(x, y, k = 10, s = 1, scale = FALSE, ...) {
 mlknn.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- mlknn.default(md$x, md$y, ...)
-  fit$call <- match.call()
-  fit$call[[1L]] <- quote(mlknn)
-  structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  with_formula(fit, md, match.call(), quote(mlknn))
 }
 
 # The number of neighbours of a kNN method on n training rows (each row left

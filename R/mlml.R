@@ -140,7 +140,7 @@ mlml.default <- function(x, y, beta = 0.1, gamma = 0.1, knn = 10L,
 mlml.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- mlml.default(md$x, md$y, ...)
-  formula_fit(fit, md, match.call(), quote(mlml))
+  with_formula(fit, md, match.call(), quote(mlml))
 }
 
 # Per label, the cut that gives the missing entries the label's observed
