@@ -64,8 +64,11 @@ SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP t
     double *mu = centre_features(&Xtr, Rf_asLogical(intercept));
     mlls_decomp dec;
     int primal_form = 1;
-    mlls_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, m, Rf_asReal(tol),
-                                  Rf_asReal(beta_min), 0, &dec, &primal_form));
+    label_rows pos;
+    int sparse_labels = positive_rows(ytr, ybar, &pos);
+    mlls_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, sparse_labels ? &pos : NULL,
+                                  m, Rf_asReal(tol), Rf_asReal(beta_min), 0, &dec,
+                                  &primal_form));
     if (!primal_form) Rf_error("internal: a primal fold came back in the dual form");
 
     double *Zva = (double *) R_alloc((size_t) n_va * dec.t + 1, sizeof(double));

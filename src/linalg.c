@@ -144,6 +144,25 @@ void mat_tprod(const mlss_mat *X, const double *mu, const double *B, int k,
         }
 }
 
+/* out (d x m) = X'Y for a dense X and the targets Y of L: twice the sums of
+ * X's rows over each label's positives plus shift[l] times X's column sums,
+ * about d * (number of positives) additions instead of the d n m
+ * multiply-adds of a product (labels are mostly negative). */
+void mat_tprod_labels(const mlss_mat *X, const label_rows *L, double *out)
+{
+    int n = X->nrow, d = X->ncol, m = L->m;
+    for (int j = 0; j < d; j++) {  /* a column of X stays in cache for every label */
+        const double *x = X->x + IDX(0, j, n);
+        double total = 0.0;
+        for (int i = 0; i < n; i++) total += x[i];
+        for (int l = 0; l < m; l++) {
+            double s = 0.0;
+            for (int a = L->start[l]; a < L->start[l + 1]; a++) s += x[L->rows[a]];
+            out[IDX(j, l, d)] = 2.0 * s + L->shift[l] * total;
+        }
+    }
+}
+
 void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
               double *out)
 {
@@ -213,6 +232,62 @@ static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
                      FCONE FCONE FCONE);
     if (info != 0) return info;
     return found == iu - il + 1 ? 0 : LINALG_INCOMPLETE;
+}
+
+/* LAPACK's MRRR eigensolver of a symmetric tridiagonal matrix (R's headers
+ * do not declare it; dsyevr calls it, so every LAPACK R links has it). */
+extern void F77_NAME(dstemr)(const char *jobz, const char *range, const int *n, double *d,
+                             double *e, const double *vl, const double *vu, const int *il,
+                             const int *iu, int *m, double *w, double *z, const int *ldz,
+                             const int *nzc, int *isuppz, int *tryrac, double *work,
+                             const int *lwork, int *iwork, const int *liwork, int *info
+                             FCLEN FCLEN);
+
+/* The k largest eigenpairs of the symmetric p x p matrix A (upper triangle,
+ * destroyed), as dsyevr_range(p, A, p - k + 1, p, w, z) gives them.  For a
+ * subset of the eigenvectors dsyevr uses bisection and inverse iteration
+ * (dstebz, dstein), several times slower than the MRRR algorithm it keeps
+ * for the whole set; so reduce A to tridiagonal form here, take the subset by
+ * MRRR (dstemr), and apply the reflectors to those k vectors only. */
+static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
+{
+    int info = 0, lwork = -1, liwork = -1, iwq = 0, found = 0, tryrac = 1;
+    int il = p - k + 1, iu = p;
+    double wq = 0.0, vl = 0.0, vu = 0.0;
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i <= j; i++)
+            if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
+    double *d = (double *) R_alloc((size_t) p, sizeof(double));
+    double *e = (double *) R_alloc((size_t) p, sizeof(double));
+    double *tau = (double *) R_alloc((size_t) p, sizeof(double));
+    int *isuppz = (int *) R_alloc(2 * (size_t) k, sizeof(int));
+    F77_CALL(dsytrd)("U", &p, A, &p, d, e, tau, &wq, &lwork, &info FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dsytrd)("U", &p, A, &p, d, e, tau, work, &lwork, &info FCONE);
+    if (info != 0) return info;
+    lwork = -1;
+    F77_CALL(dstemr)("V", "I", &p, d, e, &vl, &vu, &il, &iu, &found, w, z, &p, &k, isuppz,
+                     &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    liwork = iwq;
+    work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    int *iwork = (int *) R_alloc((size_t) liwork, sizeof(int));
+    F77_CALL(dstemr)("V", "I", &p, d, e, &vl, &vu, &il, &iu, &found, w, z, &p, &k, isuppz,
+                     &tryrac, work, &lwork, iwork, &liwork, &info FCONE FCONE);
+    if (info != 0) return info;
+    if (found != k) return LINALG_INCOMPLETE;
+    lwork = -1;
+    F77_CALL(dormtr)("L", "U", "N", &p, &k, A, &p, tau, z, &p, &wq, &lwork, &info
+                     FCONE FCONE FCONE);
+    if (info != 0) return info;
+    lwork = (int) wq;
+    work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    F77_CALL(dormtr)("L", "U", "N", &p, &k, A, &p, tau, z, &p, work, &lwork, &info
+                     FCONE FCONE FCONE);
+    return info;
 }
 
 /* Eigendecomposition of the symmetric p x p matrix A (upper triangle used,
@@ -404,7 +479,8 @@ int sym_eigen_top(int p, double *A, int k, double *values, double *vectors)
     if (k <= 0 || p == 0) return 0;
     double *w = (double *) R_alloc((size_t) p, sizeof(double));
     double *z = vectors ? (double *) R_alloc((size_t) p * k, sizeof(double)) : NULL;
-    int info = dsyevr_range(p, A, p - k + 1, p, w, z);
+    int info = z && k < p ? eigen_top_mrrr(p, A, k, w, z)
+                          : dsyevr_range(p, A, p - k + 1, p, w, z);
     if (info != 0) return info;
     for (int j = 0; j < k; j++) {  /* increasing from dsyevr */
         values[j] = w[k - 1 - j];

@@ -23,6 +23,16 @@ typedef struct {
 void mat_col_means(const mlss_mat *X, double *mean);
 void gram_cross(const mlss_mat *X, const double *mu, double *G);  /* d x d: Xc'Xc */
 void gram_outer(const mlss_mat *X, const double *mu, double *K);  /* n x n: Xc Xc' */
+/* A 0/1 label matrix (n x m) coded as targets 2 y + shift[l] in column l
+ * (+1/-1 labels, centred or not): the rows of the positives of label l are
+ * rows[start[l] .. start[l + 1] - 1]. */
+typedef struct {
+    int n, m;
+    const int *start, *rows;
+    const double *shift;
+} label_rows;
+
+void mat_tprod_labels(const mlss_mat *X, const label_rows *L, double *out);
 void mat_tprod(const mlss_mat *X, const double *mu, const double *B, int k,
                double *out);                                      /* d x k: Xc'B */
 void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,

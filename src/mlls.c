@@ -169,8 +169,10 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
     SEXP fitted = PROTECT(fitted_values(want_fitted, n, m));
     SEXP theta;
     int primal_form;
-    mlls_stop(mlls_decompose_data(&X, mu, Yc, m, reltol, b, Rf_asLogical(dual), &sol.dec,
-                                  &primal_form));
+    label_rows pos;
+    int sparse_labels = positive_rows(y, REAL(ycenter), &pos);
+    mlls_stop(mlls_decompose_data(&X, mu, Yc, sparse_labels ? &pos : NULL, m, reltol, b,
+                                  Rf_asLogical(dual), &sol.dec, &primal_form));
     if (!primal_form) {
         double *A, *B;
         fit_dual(n, m, rr, a, b, &sol, &A, &B, fitted_ptr(fitted));

@@ -107,9 +107,9 @@ static void dual_P(int n, const double *Yc, int m, mlls_decomp *dec)
         for (int i = 0; i < t; i++) dec->P[IDX(i, l, t)] *= dec->s[i];
 }
 
-int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc, int m,
-                        double tol, double beta_min, int dual, mlls_decomp *dec,
-                        int *primal_form)
+int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
+                        const label_rows *pos, int m, double tol, double beta_min, int dual,
+                        mlls_decomp *dec, int *primal_form)
 {
     int n = X->nrow, d = X->ncol, k = (n - 1 < d ? n - 1 : d), p = dual ? n : d;
     double *gram = (double *) R_alloc((size_t) p * p + 1, sizeof(double));
@@ -133,7 +133,10 @@ int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc, i
         dual_P(n, Yc, m, dec);
     } else {
         double *XtY = (double *) R_alloc((size_t) d * m + 1, sizeof(double));
-        mat_tprod(X, mu, Yc, m, XtY);
+        if (pos && dense)
+            mat_tprod_labels(X, pos, XtY);
+        else
+            mat_tprod(X, mu, Yc, m, XtY);
         dec->P = (double *) R_alloc((size_t) dec->t * m + 1, sizeof(double));
         gemm('T', 'N', dec->t, m, d, 1.0, dec->basis, d, XtY, d, 0.0, dec->P, dec->t);
     }
@@ -145,7 +148,7 @@ int mlls_decompose_primal(const mlss_mat *X, const double *mu, const double *Yc,
                           double tol, mlls_decomp *dec)
 {
     int primal_form;
-    return mlls_decompose_data(X, mu, Yc, m, tol, 0.0, 0, dec, &primal_form);
+    return mlls_decompose_data(X, mu, Yc, NULL, m, tol, 0.0, 0, dec, &primal_form);
 }
 
 /* Dual form (kernels, and a sparse X with d > n): eigendecomposition of the
@@ -168,12 +171,14 @@ int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
  * (PPt = P P' formed once per fold); with m <= t the top eigenvectors U_r of
  * the m x m matrix CC' = W'W, W = diag(e) P, give span(G) = span(diag(D) W U_r).
  * Only the top r eigenpairs are computed, and none when r covers the whole
- * rank.  Returns the number of columns that carry information (r capped at
- * rank(C)). */
+ * rank.  raw: G is an orthonormal basis of the top right singular vectors of
+ * C themselves, without diag(D) (what cross-validation's T needs, see
+ * mlls_tspace_pp()).  Returns the number of columns that carry information
+ * (r capped at rank(C)). */
 static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, int fast,
-                      const double *e, const double *D, double *G, int *status)
+                      int raw, const double *e, const double *D, double *G, int *status)
 {
-    int k = m < t ? m : t, rank = 0;
+    int k = m < t ? m : t, rank = 0, orthonormal = 0;
     double *sv = (double *) R_alloc((size_t) k + 1, sizeof(double));
     if (fast && m > t && PPt) {
         /* when r >= t the spectrum alone says whether C has full rank t, and
@@ -206,7 +211,9 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
         }
         if (r > rank) r = rank;
         for (int c = 0; c < r; c++)
-            for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * vec[IDX(i, c, t)];
+            for (int i = 0; i < t; i++)
+                G[IDX(i, c, t)] = (raw ? 1.0 : D[i]) * vec[IDX(i, c, t)];
+        orthonormal = raw;  /* eigenvectors */
     } else if (fast) {
         /* m <= t; when r >= m and C has rank m, span(G) = span(diag(D) W) */
         int want = r < m ? r : m;
@@ -230,7 +237,8 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
         while (rank < want && sv[rank] > cut) rank++;
         if (full && rank == m) {
             for (int c = 0; c < m; c++)
-                for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * W[IDX(i, c, t)];
+                for (int i = 0; i < t; i++)
+                    G[IDX(i, c, t)] = (raw ? 1.0 : D[i]) * W[IDX(i, c, t)];
             r = m;
         } else {
             if (full && sym_eigen_top(m, M, want, sv, vec) != 0) {
@@ -239,7 +247,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
             }
             if (r > rank) r = rank;
             gemm('N', 'N', t, r, m, 1.0, W, t, vec, m, 0.0, G, t);
-            for (int c = 0; c < r; c++)
+            for (int c = 0; c < r && !raw; c++)
                 for (int i = 0; i < t; i++) G[IDX(i, c, t)] *= D[i];
         }
     } else {
@@ -257,7 +265,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
         for (int c = 0; c < r; c++)
             for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, k)];
     }
-    if (qr_orthonormalize(t, r, G) != 0) *status = MLLS_ERR_QR;
+    if (!orthonormal && qr_orthonormalize(t, r, G) != 0) *status = MLLS_ERR_QR;
     return r;
 }
 
@@ -321,12 +329,14 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
         if (R_FINITE(emax) && emax > 0.0) e[i] /= emax;
         if (R_FINITE(dmax) && dmax > 0.0) D[i] /= dmax;
     }
-    /* At alpha = 0 (ridge) T does not depend on Theta: cross-validation,
-     * which wants no V, skips Theta's eigenproblem there. */
-    if (alpha == 0.0 && !V)
+    /* Cross-validation (fast, no V wanted) needs T alone, which depends on
+     * Theta only through the projector onto its span (below); at alpha = 0
+     * (ridge) not at all, and Theta's eigenproblem is skipped. */
+    int raw = fast && !V;
+    if (alpha == 0.0 && raw)
         r = r < t ? r : t;
     else
-        r = mlls_theta(t, m, r, P, PPt, fast, e, D, G, &status);
+        r = mlls_theta(t, m, r, P, PPt, fast, raw, e, D, G, &status);
     *r_used = r;
     if (status != MLLS_OK) return status;
 
@@ -342,6 +352,29 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
          * reduce to ridge regression, T = diag(1/a) P / n, whatever alpha. */
         for (int l = 0; l < m; l++)
             for (int i = 0; i < t; i++) T[IDX(i, l, t)] = P[IDX(i, l, t)] / (n * a[i]);
+    } else if (raw) {
+        /* With G0 (t x r) the orthonormal top right singular vectors of C,
+         * G = diag(D) G0 R^-1 for some R, and D^2 a / b is constant, so
+         * (diag(b) - alpha G G')^-1 P / n = diag(1/b) P / n + diag(h) G0 G0' diag(h) P,
+         * h = sqrt(alpha / (n a b)); at alpha = Inf, G (G'diag(a)G)^-1 G'P / n
+         * = diag(h) G0 G0' diag(h) P with h = 1 / sqrt(n a).  Two products of
+         * r t m, without Theta's QR factor or the Woodbury system. */
+        for (int l = 0; l < m; l++)
+            for (int i = 0; i < t; i++)
+                T[IDX(i, l, t)] = alpha_inf ? 0.0 : P[IDX(i, l, t)] / (n * (a[i] + alpha));
+        if (alpha > 0 && r > 0) {  /* at alpha = 0, G was not computed */
+            double *Ght = (double *) R_alloc((size_t) r * t + 1, sizeof(double));
+            for (int i = 0; i < t; i++) {
+                double h = alpha_inf ? 1.0 / sqrt(n * a[i])
+                                     : sqrt(alpha / n) / sqrt(a[i]) / sqrt(a[i] + alpha);
+                for (int c = 0; c < r; c++) {
+                    Gs[IDX(i, c, t)] = h * G[IDX(i, c, t)];
+                    Ght[IDX(c, i, r)] = Gs[IDX(i, c, t)];  /* the 'N' form is faster */
+                }
+            }
+            gemm('N', 'N', r, m, t, 1.0, Ght, r, P, t, 0.0, W, r);
+            gemm('N', 'N', t, m, r, 1.0, Gs, t, W, r, 1.0, T, t);
+        }
     } else if (alpha_inf) {
         /* U = Theta'V with V the ridge fit on Theta X: T = G (G'diag(a)G)^{-1} G'P/n */
         for (int c = 0; c < r; c++)

@@ -38,10 +38,11 @@ typedef struct {
  * sparse) for penalties beta >= beta_min: through the Gram matrix (n x n when
  * dual, else d x d); a dense X whose Gram route would lose accuracy (see
  * MLLS_GRAM_MAX_COND in mlls_core.c) is decomposed directly by a thin SVD,
- * in the primal form.  *primal_form says which form dec has. */
-int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc, int m,
-                        double tol, double beta_min, int dual, mlls_decomp *dec,
-                        int *primal_form);
+ * in the primal form.  *primal_form says which form dec has.  pos (or NULL):
+ * the positive rows of 0/1 labels whose targets Yc are, for X'Yc on a dense X. */
+int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
+                        const label_rows *pos, int m, double tol, double beta_min, int dual,
+                        mlls_decomp *dec, int *primal_form);
 int mlls_decompose_primal(const mlss_mat *X, const double *mu, const double *Yc, int m,
                           double tol, mlls_decomp *dec);
 int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,

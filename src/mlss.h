@@ -11,6 +11,7 @@ mlss_mat unpack_matrix(SEXP nat);
 void check_targets(SEXP y, int n);
 double target_value(SEXP y, R_xlen_t k);
 double *center_columns(SEXP y, int centre, double *mean);
+int positive_rows(SEXP y, const double *mean, label_rows *L);
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
 SEXP numeric_copy(const double *a, int len);

@@ -216,3 +216,29 @@ test_that("a cross-validated fit with out-of-fold thresholds carries no training
   ref <- mlls(x, y, alpha = cv$alpha_best, beta = cv$beta_best)
   expect_equal(cv$fit$U, ref$U, tolerance = 1e-12)
 })
+
+test_that("rare labels: X'Y summed over the positives equals the product", {
+  # at most one entry in 20 positive: the fit and the folds sum x over each
+  # label's positive rows (mat_tprod_labels()) instead of multiplying
+  set.seed(7)
+  n <- 200
+  x <- matrix(rnorm(n * 6), n) + 3  # an offset: the column sums matter
+  y <- matrix(FALSE, n, 12)
+  for (l in 1:11) y[sample(n, sample(2:8, 1)), l] <- TRUE  # label 12 never positive
+  expect_lte(mean(y), 0.05)
+  for (icpt in c(TRUE, FALSE)) {
+    lg <- mlls_solve(x, y, 0.5, 0.1, 3, intercept = icpt)
+    pm <- mlls_solve(x, 2 * y - 1, 0.5, 0.1, 3, intercept = icpt)
+    expect_equal(lg$U, pm$U, tolerance = 1e-12)
+    expect_equal(lg$intercept, pm$intercept, tolerance = 1e-12)
+  }
+  foldid <- rep(1:2, n / 2)
+  cv <- suppressWarnings(cv_mlls(x, y, alpha = c(0, 0.5), beta = 0.1, r = 3, foldid = foldid,
+                                 keep = TRUE, progress = FALSE))
+  for (k in 1:2) {
+    va <- foldid == k
+    fit <- mlls_solve(x[!va, ], 2 * y[!va, ] - 1, 0.5, 0.1, 3)
+    sc <- x[va, ] %*% fit$U + rep(fit$intercept, each = sum(va))
+    expect_lt(max(abs(cv$oof[va, , 2] - sc)), 1e-10)
+  }
+})
