@@ -60,12 +60,12 @@ SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP t
     check_targets(ytr, n_tr);
 
     double *ybar = (double *) R_alloc((size_t) m + 1, sizeof(double));
-    double *Yc = center_columns(ytr, Rf_asLogical(intercept), ybar);
+    label_rows pos;
+    int sparse_labels;
+    double *Yc = centred_targets(ytr, Rf_asLogical(intercept), ybar, &pos, &sparse_labels);
     double *mu = centre_features(&Xtr, Rf_asLogical(intercept));
     mlls_decomp dec;
     int primal_form = 1;
-    label_rows pos;
-    int sparse_labels = positive_rows(ytr, ybar, &pos);
     mlls_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, sparse_labels ? &pos : NULL,
                                   m, Rf_asReal(tol), Rf_asReal(beta_min), 0, &dec,
                                   &primal_form));

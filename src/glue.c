@@ -95,6 +95,26 @@ int positive_rows(SEXP y, const double *mean, label_rows *L)
     return 1;
 }
 
+/* The centred targets of MLLS's decomposition, as center_columns() gives
+ * them; but rare logical labels (see positive_rows()) only as their positive
+ * rows, into pos, with *sparse set and NULL returned: the decomposition makes
+ * the n x m copy only if its route needs one. */
+double *centred_targets(SEXP y, int centre, double *mean, label_rows *pos, int *sparse)
+{
+    *sparse = 0;
+    if (Rf_isLogical(y)) {
+        int n = Rf_nrows(y), m = Rf_ncols(y);
+        const int *v = LOGICAL(y);
+        for (int l = 0; l < m; l++) {  /* the sum of the +1/-1 targets, exactly */
+            int npos = 0;
+            for (int i = 0; i < n; i++) npos += v[IDX(i, l, n)] != 0;
+            mean[l] = centre ? (2.0 * npos - n) / n : 0.0;
+        }
+        if ((*sparse = positive_rows(y, mean, pos))) return NULL;
+    }
+    return center_columns(y, centre, mean);
+}
+
 /* The column means of X when centre (else NULL).  A dense X is also centred
  * explicitly, for accuracy: X->x then points to a centred copy.  A sparse X
  * is centred implicitly by passing the means to the products of linalg.c;

@@ -163,6 +163,19 @@ void mat_tprod_labels(const mlss_mat *X, const label_rows *L, double *out)
     }
 }
 
+/* The n x m targets of L as a dense matrix (R_alloc'd). */
+double *label_rows_dense(const label_rows *L)
+{
+    int n = L->n, m = L->m;
+    double *Y = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
+    for (int l = 0; l < m; l++) {
+        double *col = Y + IDX(0, l, n);
+        for (int i = 0; i < n; i++) col[i] = L->shift[l];
+        for (int a = L->start[l]; a < L->start[l + 1]; a++) col[L->rows[a]] += 2.0;
+    }
+    return Y;
+}
+
 void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
               double *out)
 {

@@ -33,6 +33,7 @@ typedef struct {
 } label_rows;
 
 void mat_tprod_labels(const mlss_mat *X, const label_rows *L, double *out);
+double *label_rows_dense(const label_rows *L);
 void mat_tprod(const mlss_mat *X, const double *mu, const double *B, int k,
                double *out);                                      /* d x k: Xc'B */
 void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,

@@ -159,7 +159,9 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
         Rf_error("mlls: invalid r, alpha, beta or tol");
 
     SEXP ycenter = PROTECT(Rf_allocVector(REALSXP, m));
-    double *Yc = center_columns(y, centre, REAL(ycenter));
+    label_rows pos;
+    int sparse_labels;
+    double *Yc = centred_targets(y, centre, REAL(ycenter), &pos, &sparse_labels);
     double *means = centre_features(&X, centre);
     if (means && !X.i) recentre_dense(&X, means);
     const double *mu = X.i ? means : NULL;  /* implicit centring of a sparse x */
@@ -169,8 +171,6 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
     SEXP fitted = PROTECT(fitted_values(want_fitted, n, m));
     SEXP theta;
     int primal_form;
-    label_rows pos;
-    int sparse_labels = positive_rows(y, REAL(ycenter), &pos);
     mlls_stop(mlls_decompose_data(&X, mu, Yc, sparse_labels ? &pos : NULL, m, reltol, b,
                                   Rf_asLogical(dual), &sol.dec, &primal_form));
     if (!primal_form) {

@@ -116,6 +116,7 @@ int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
     double *all = (double *) R_alloc((size_t) p + 1, sizeof(double));
     int dense = !X->i && !mu;
     *primal_form = !dual;
+    if (!Yc && (!dense || dual)) Yc = label_rows_dense(pos);  /* needed below */
     if (dual) gram_outer(X, mu, gram);
     else gram_cross(X, mu, gram);
     int status = decompose_gram(p, gram, tol, dec, all);
@@ -123,7 +124,7 @@ int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
     if (dense && (status == MLLS_ERR_OVERFLOW ||
                   (status == MLLS_OK && !(cond <= MLLS_GRAM_MAX_COND)))) {
         *primal_form = 1;
-        status = decompose_svd(X, Yc, m, tol, dec);
+        status = decompose_svd(X, Yc ? Yc : label_rows_dense(pos), m, tol, dec);
         dec->cond = cond;
         return status;
     }

@@ -39,7 +39,8 @@ typedef struct {
  * dual, else d x d); a dense X whose Gram route would lose accuracy (see
  * MLLS_GRAM_MAX_COND in mlls_core.c) is decomposed directly by a thin SVD,
  * in the primal form.  *primal_form says which form dec has.  pos (or NULL):
- * the positive rows of 0/1 labels whose targets Yc are, for X'Yc on a dense X. */
+ * the positive rows of 0/1 labels whose targets Yc are, for X'Yc on a dense X;
+ * Yc may then be NULL, and is made from pos if a route needs it. */
 int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
                         const label_rows *pos, int m, double tol, double beta_min, int dual,
                         mlls_decomp *dec, int *primal_form);

@@ -226,12 +226,18 @@ test_that("rare labels: X'Y summed over the positives equals the product", {
   y <- matrix(FALSE, n, 12)
   for (l in 1:11) y[sample(n, sample(2:8, 1)), l] <- TRUE  # label 12 never positive
   expect_lte(mean(y), 0.05)
-  for (icpt in c(TRUE, FALSE)) {
-    lg <- mlls_solve(x, y, 0.5, 0.1, 3, intercept = icpt)
-    pm <- mlls_solve(x, 2 * y - 1, 0.5, 0.1, 3, intercept = icpt)
-    expect_equal(lg$U, pm$U, tolerance = 1e-12)
-    expect_equal(lg$intercept, pm$intercept, tolerance = 1e-12)
-  }
+  xs <- Matrix::rsparsematrix(n, 6, 0.3)
+  # the sums (dense x), and the targets made from the positive rows when the
+  # route needs them (sparse x, the dual form, the SVD of an ill-conditioned x)
+  xi <- cbind(x[, 1:5], x[, 5] + 1e-9 * rnorm(n))
+  for (case in list(list(x = x), list(x = xs), list(x = x, method = "dual"), list(x = xi)))
+    for (icpt in c(TRUE, FALSE)) {
+      args <- c(case, list(alpha = 0.5, beta = 1e-8, r = 3, intercept = icpt))
+      lg <- do.call(mlls_solve, c(args, list(targets = y)))
+      pm <- do.call(mlls_solve, c(args, list(targets = 2 * y - 1)))
+      expect_equal(lg$U, pm$U, tolerance = 1e-12)
+      expect_equal(lg$intercept, pm$intercept, tolerance = 1e-12)
+    }
   foldid <- rep(1:2, n / 2)
   cv <- suppressWarnings(cv_mlls(x, y, alpha = c(0, 0.5), beta = 0.1, r = 3, foldid = foldid,
                                  keep = TRUE, progress = FALSE))
