@@ -257,15 +257,20 @@ extern void F77_NAME(dstemr)(const char *jobz, const char *range, const int *n, 
                              FCLEN FCLEN);
 
 /* The k largest eigenpairs of the symmetric p x p matrix A (upper triangle,
- * destroyed), as dsyevr_range(p, A, p - k + 1, p, w, z) gives them.  For a
- * subset of the eigenvectors dsyevr uses bisection and inverse iteration
- * (dstebz, dstein), several times slower than the MRRR algorithm it keeps
- * for the whole set; so reduce A to tridiagonal form here, take the subset by
- * MRRR (dstemr), and apply the reflectors to those k vectors only. */
+ * destroyed), as dsyevr_range(p, A, p - k + 1, p, w, z) gives them (w of
+ * length p, z p x k).  For a subset of the eigenvectors dsyevr uses
+ * bisection and inverse iteration (dstebz, dstein), several times slower than
+ * the MRRR algorithm it keeps for the whole set; so reduce A to tridiagonal
+ * form here, take the eigenpairs of the tridiagonal matrix by MRRR (dstemr),
+ * and apply the reflectors, the O(p^2 k) part, to the top k only.  When k is
+ * a good part of p, every tridiagonal eigenpair is taken (O(p^2) work and
+ * memory; the subset mode would find the eigenvalues by bisection, slower). */
 static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
 {
+    int all = 4 * (size_t) k >= (size_t) p, nz = all ? p : k;
     int info = 0, lwork = -1, liwork = -1, iwq = 0, found = 0, tryrac = 1;
-    int il = p - k + 1, iu = p;
+    int il = all ? 1 : p - k + 1, iu = p;
+    const char *range = all ? "A" : "I";
     double wq = 0.0, vl = 0.0, vu = 0.0;
     for (int j = 0; j < p; j++)
         for (int i = 0; i <= j; i++)
@@ -273,7 +278,8 @@ static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
     double *d = (double *) R_alloc((size_t) p, sizeof(double));
     double *e = (double *) R_alloc((size_t) p, sizeof(double));
     double *tau = (double *) R_alloc((size_t) p, sizeof(double));
-    int *isuppz = (int *) R_alloc(2 * (size_t) k, sizeof(int));
+    int *isuppz = (int *) R_alloc(2 * (size_t) nz, sizeof(int));
+    double *zall = all ? (double *) R_alloc((size_t) p * p, sizeof(double)) : z;
     F77_CALL(dsytrd)("U", &p, A, &p, d, e, tau, &wq, &lwork, &info FCONE);
     if (info != 0) return info;
     lwork = (int) wq;
@@ -281,17 +287,21 @@ static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
     F77_CALL(dsytrd)("U", &p, A, &p, d, e, tau, work, &lwork, &info FCONE);
     if (info != 0) return info;
     lwork = -1;
-    F77_CALL(dstemr)("V", "I", &p, d, e, &vl, &vu, &il, &iu, &found, w, z, &p, &k, isuppz,
-                     &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
+    F77_CALL(dstemr)("V", range, &p, d, e, &vl, &vu, &il, &iu, &found, w, zall, &p, &nz,
+                     isuppz, &tryrac, &wq, &lwork, &iwq, &liwork, &info FCONE FCONE);
     if (info != 0) return info;
     lwork = (int) wq;
     liwork = iwq;
     work = (double *) R_alloc((size_t) lwork, sizeof(double));
     int *iwork = (int *) R_alloc((size_t) liwork, sizeof(int));
-    F77_CALL(dstemr)("V", "I", &p, d, e, &vl, &vu, &il, &iu, &found, w, z, &p, &k, isuppz,
-                     &tryrac, work, &lwork, iwork, &liwork, &info FCONE FCONE);
+    F77_CALL(dstemr)("V", range, &p, d, e, &vl, &vu, &il, &iu, &found, w, zall, &p, &nz,
+                     isuppz, &tryrac, work, &lwork, iwork, &liwork, &info FCONE FCONE);
     if (info != 0) return info;
-    if (found != k) return LINALG_INCOMPLETE;
+    if (found != nz) return LINALG_INCOMPLETE;
+    if (all) {  /* the top k, increasing */
+        memmove(w, w + (p - k), sizeof(double) * (size_t) k);
+        memcpy(z, zall + IDX(0, p - k, p), sizeof(double) * (size_t) p * k);
+    }
     lwork = -1;
     F77_CALL(dormtr)("L", "U", "N", &p, &k, A, &p, tau, z, &p, &wq, &lwork, &info
                      FCONE FCONE FCONE);
