@@ -64,8 +64,12 @@ cv_engine <- function(method, y, foldid, opt, call) {
   tick <- function() if (!is.null(bar)) utils::setTxtProgressBar(bar, bar$getVal() + 1)
   on.exit(if (!is.null(bar)) close(bar))
 
-  states <- fold_apply(seq_len(nfolds), function(k) method$prepare(which(foldid != k)),
-                       opt$parallel, tick)
+  collect <- garbage_collector(n, m)
+  states <- fold_apply(seq_len(nfolds), function(k) {
+    state <- method$prepare(which(foldid != k))
+    collect()
+    state
+  }, opt$parallel, tick)
   rows <- lapply(seq_len(nfolds), function(k) which(foldid == k))
   cvfold <- matrix(NA_real_, ngrid, nfolds,
                    dimnames = list(grid_names(grid), paste0("fold", seq_len(nfolds))))
@@ -88,6 +92,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
       if (!is.null(fold$state)) states[[k]] <- fold$state
       if (opt$thresholds == "train") train_thr[, k] <- as.double(fold$thresholds)
       fold <- NULL
+      collect()
     }
     res <- NULL
     if (opt$thresholds == "oof") {
@@ -103,7 +108,11 @@ cv_engine <- function(method, y, foldid, opt, call) {
     tick()
   }
 
-  rm(states, score)  # free for the refit: memory peaks there otherwise
+  # free the folds and the scores for the refit, where memory peaks otherwise:
+  # collected now, not whenever R next collects, so the refit does not sit on
+  # top of them (one collection per cross-validation)
+  rm(states, score)
+  gc(FALSE)
   cvm <- rowMeans(cvfold)
   cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
   if (all(is.na(cvm)))
@@ -130,6 +139,17 @@ cv_engine <- function(method, y, foldid, opt, call) {
                  oof_f1 = if (opt$thresholds == "oof") final_f1,
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
+}
+
+# A fold's preparation and each fold's scores leave garbage (copies of the
+# fold's rows, the scores once stored, the C code's temporaries) that R
+# collects only when its heap fills, so that several folds' garbage piles up
+# before it does.  With a large score matrix (n m >= 2^20), a collection of
+# the young generation, which holds little else and is cheap, after each of
+# them keeps the peak near one fold's; small problems skip it.
+garbage_collector <- function(n, m) {
+  if (as.double(n) * m < 2^20) return(function() NULL)
+  function() invisible(gc(FALSE, full = FALSE))
 }
 
 # The best mean over the grid; among equal means the most regularised point.

@@ -201,9 +201,8 @@ mlls_grid_axes <- function(alpha, beta, r) {
 # on its block of gram.
 mlls_prepare_fold <- function(x, gram, train, targets, intercept, tol, train_out, beta_min) {
   if (is.null(gram)) {
-    .Call(C_cv_mlls_prepare_primal, native_matrix(x[train, , drop = FALSE]),
-          native_matrix(x[-train, , drop = FALSE]), targets, intercept, as.double(tol),
-          train_out, as.double(beta_min))
+    .Call(C_cv_mlls_prepare_primal, native_matrix(x), train, targets, intercept,
+          as.double(tol), train_out, as.double(beta_min))
   } else {
     .Call(C_cv_mlls_prepare_gram, gram, train, targets, intercept, as.double(tol), train_out)
   }

@@ -46,24 +46,120 @@ static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const 
     return st;
 }
 
-/* Primal form: xtr, xva are the training and validation rows (lists from
- * native_matrix()), ytr the n_tr x m training targets (logical labels, or +1/-1);
- * train_out: 0, 1 (thresholds on the training scores) or 2 (the training
- * scores themselves); beta_min the smallest beta of the grid, which decides
- * whether the Gram matrix is accurate enough (mlls_decompose_data()). */
-SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
+/* A fold's rows: train holds the sorted 1-based indices of the training
+ * rows of n; tr and va get the 0-based training and validation rows, the
+ * latter the others in increasing order. */
+static void split_rows(int n, SEXP train, int *tr, int *va)
+{
+    int n_tr = (int) XLENGTH(train);
+    char *is_tr = (char *) R_alloc((size_t) n + 1, sizeof(char));
+    memset(is_tr, 0, (size_t) n);
+    for (int k = 0; k < n_tr; k++) {
+        int i = INTEGER(train)[k] - 1;
+        if (i < 0 || i >= n || is_tr[i] || (k > 0 && i < tr[k - 1]))
+            Rf_error("internal: bad training indices");
+        is_tr[i] = 1;
+        tr[k] = i;
+    }
+    for (int i = 0, k = 0; i < n; i++)
+        if (!is_tr[i]) va[k++] = i;
+}
+
+/* The k rows `rows` of X as a matrix of their own (R_alloc'd): a dense copy,
+ * or the CSC entries of those rows, renumbered. */
+static mlss_mat gather_rows(const mlss_mat *X, const int *rows, int k)
+{
+    int n = X->nrow, d = X->ncol;
+    mlss_mat S = {k, d, NULL, NULL, NULL};
+    if (!X->i) {
+        double *A = (double *) R_alloc((size_t) k * d + 1, sizeof(double));
+        for (int j = 0; j < d; j++)
+            for (int a = 0; a < k; a++) A[IDX(a, j, k)] = X->x[IDX(rows[a], j, n)];
+        S.x = A;
+        return S;
+    }
+    int *map = (int *) R_alloc((size_t) n + 1, sizeof(int)), nnz = 0;
+    for (int i = 0; i < n; i++) map[i] = -1;
+    for (int a = 0; a < k; a++) map[rows[a]] = a;
+    for (int e = 0; e < X->p[d]; e++) nnz += map[X->i[e]] >= 0;
+    double *x = (double *) R_alloc((size_t) nnz + 1, sizeof(double));
+    int *i = (int *) R_alloc((size_t) nnz + 1, sizeof(int));
+    int *p = (int *) R_alloc((size_t) d + 1, sizeof(int)), e2 = 0;
+    for (int j = 0; j < d; j++) {  /* rows stay sorted: rows[] is increasing */
+        p[j] = e2;
+        for (int e = X->p[j]; e < X->p[j + 1]; e++)
+            if (map[X->i[e]] >= 0) {
+                x[e2] = X->x[e];
+                i[e2++] = map[X->i[e]];
+            }
+    }
+    p[d] = e2;
+    S.x = x;
+    S.i = i;
+    S.p = p;
+    return S;
+}
+
+/* Z (k x t) = (X[rows, ] - 1 mu') V for a dense X (mu NULL: no centring),
+ * a block of rows at a time, so that the rows are never all copied. */
+static void project_rows(const mlss_mat *X, const int *rows, int k, const double *mu,
+                         const double *V, int t, double *Z)
+{
+    enum { BLOCK = 256 };
+    int n = X->nrow, d = X->ncol;
+    double *B = (double *) R_alloc((size_t) BLOCK * d + 1, sizeof(double));
+    double *BV = (double *) R_alloc((size_t) BLOCK * t + 1, sizeof(double));
+    double *mv = (double *) R_alloc((size_t) t + 1, sizeof(double));
+    for (int c = 0; c < t; c++) {  /* mu'V, as mat_prod() takes it */
+        double s = 0.0;
+        for (int j = 0; mu && j < d; j++) s += mu[j] * V[IDX(j, c, d)];
+        mv[c] = s;
+    }
+    for (int a0 = 0; a0 < k; a0 += BLOCK) {
+        int nb = k - a0 < BLOCK ? k - a0 : BLOCK;
+        for (int j = 0; j < d; j++)
+            for (int a = 0; a < nb; a++) B[IDX(a, j, nb)] = X->x[IDX(rows[a0 + a], j, n)];
+        gemm('N', 'N', nb, t, d, 1.0, B, nb, V, d, 0.0, BV, nb);
+        for (int c = 0; c < t; c++)
+            for (int a = 0; a < nb; a++) Z[IDX(a0 + a, c, k)] = BV[IDX(a, c, nb)] - mv[c];
+    }
+}
+
+/* Primal form: x is all the data (a list from native_matrix()), train the
+ * sorted 1-based indices of the fold's training rows (the validation rows
+ * are the others, in increasing order), ytr the n_tr x m training targets
+ * (logical labels, or +1/-1); train_out: 0, 1 (thresholds on the training
+ * scores) or 2 (the training scores themselves); beta_min the smallest beta
+ * of the grid, which decides whether the Gram matrix is accurate enough
+ * (mlls_decompose_data()).  The rows are gathered here: a dense fold's
+ * training rows once, centred in place, and its validation rows only block
+ * by block. */
+SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
                             SEXP train_out, SEXP beta_min)
 {
-    mlss_mat Xtr = unpack_matrix(xtr), Xva = unpack_matrix(xva);
-    int n_tr = Xtr.nrow, n_va = Xva.nrow, m = Rf_ncols(ytr), mode = Rf_asInteger(train_out);
-    if (Xva.ncol != Xtr.ncol) Rf_error("internal: training and validation columns differ");
+    mlss_mat X = unpack_matrix(x);
+    int n = X.nrow, d = X.ncol, n_tr = (int) XLENGTH(train), n_va = n - n_tr;
+    int m = Rf_ncols(ytr), mode = Rf_asInteger(train_out), centre = Rf_asLogical(intercept);
+    if (!Rf_isInteger(train) || n_tr < 1 || n_va < 1)
+        Rf_error("internal: bad training indices");
     check_targets(ytr, n_tr);
+    int *tr = (int *) R_alloc((size_t) n_tr, sizeof(int));
+    int *va = (int *) R_alloc((size_t) n_va, sizeof(int));
+    split_rows(n, train, tr, va);
 
     double *ybar = (double *) R_alloc((size_t) m + 1, sizeof(double));
     label_rows pos;
     int sparse_labels;
-    double *Yc = centred_targets(ytr, Rf_asLogical(intercept), ybar, &pos, &sparse_labels);
-    double *mu = centre_features(&Xtr, Rf_asLogical(intercept));
+    double *Yc = centred_targets(ytr, centre, ybar, &pos, &sparse_labels);
+    mlss_mat Xtr = gather_rows(&X, tr, n_tr);
+    double *mu = NULL;
+    if (centre) {  /* a sparse fold is centred implicitly, a dense one in place */
+        mu = (double *) R_alloc((size_t) d + 1, sizeof(double));
+        mat_col_means(&Xtr, mu);
+        double *A = (double *) Xtr.x;  /* gather_rows()'s copy */
+        for (int j = 0; j < d && !Xtr.i; j++)
+            for (int i = 0; i < n_tr; i++) A[IDX(i, j, n_tr)] -= mu[j];
+    }
     mlls_decomp dec;
     int primal_form = 1;
     mlls_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, sparse_labels ? &pos : NULL,
@@ -72,7 +168,12 @@ SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP t
     if (!primal_form) Rf_error("internal: a primal fold came back in the dual form");
 
     double *Zva = (double *) R_alloc((size_t) n_va * dec.t + 1, sizeof(double));
-    mat_prod(&Xva, mu, dec.basis, dec.t, Zva);  /* (Xva - 1 mu') V1 */
+    if (X.i) {
+        mlss_mat Xva = gather_rows(&X, va, n_va);
+        mat_prod(&Xva, mu, dec.basis, dec.t, Zva);  /* (Xva - 1 mu') V1 */
+    } else {
+        project_rows(&X, va, n_va, mu, dec.basis, dec.t, Zva);
+    }
     double *Ztr = NULL;
     if (mode != TRAIN_NOTHING) {
         Ztr = (double *) R_alloc((size_t) n_tr * dec.t + 1, sizeof(double));
@@ -95,16 +196,7 @@ SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol
     const double *Kf = REAL(K);
     int *tr = (int *) R_alloc((size_t) n_tr, sizeof(int));
     int *va = (int *) R_alloc((size_t) n_va, sizeof(int));
-    char *is_tr = (char *) R_alloc((size_t) n, sizeof(char));
-    memset(is_tr, 0, (size_t) n);
-    for (int k = 0; k < n_tr; k++) {
-        int i = INTEGER(train)[k] - 1;
-        if (i < 0 || i >= n || is_tr[i]) Rf_error("internal: bad training indices");
-        is_tr[i] = 1;
-        tr[k] = i;
-    }
-    for (int i = 0, k = 0; i < n; i++)
-        if (!is_tr[i]) va[k++] = i;
+    split_rows(n, train, tr, va);
 
     double *Ktr = (double *) R_alloc((size_t) n_tr * n_tr, sizeof(double));
     double *Kva = (double *) R_alloc((size_t) n_va * n_tr, sizeof(double));

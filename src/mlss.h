@@ -27,7 +27,7 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
                    SEXP intercept, SEXP tol, SEXP want_fitted);
 SEXP f1_thresholds(SEXP score, SEXP y);
 SEXP gram_matrix(SEXP x, SEXP centre);
-SEXP cv_mlls_prepare_primal(SEXP xtr, SEXP xva, SEXP ytr, SEXP intercept, SEXP tol,
+SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
                             SEXP train_out, SEXP beta_min);
 SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
                           SEXP train_out);
