@@ -26,7 +26,10 @@ test_that("out-of-fold scores equal refitting mlls() on each fold (primal, dual,
   p <- cv_problem(60, 8, 4, seed = 81)
   q <- cv_problem(30, 45, 3, seed = 82)
   Xs <- Matrix::Matrix(sparse_version(q$X), sparse = TRUE)
+  b <- cv_problem(800, 5, 3, seed = 84)  # validation rows projected in several blocks
   cases <- list(list(X = p$X, Y = p$Y, args = list()),
+                list(X = b$X, Y = b$Y, args = list()),
+                list(X = b$X, Y = b$Y, args = list(intercept = FALSE)),
                 list(X = q$X, Y = q$Y, args = list()),
                 list(X = Xs, Y = q$Y, args = list()),
                 list(X = Xs, Y = q$Y, args = list(method = "primal")),
