@@ -10,6 +10,7 @@
 #include "linalg.h"
 #include "mlls_core.h"
 #include "cv_mlls_core.h"
+#include "thresholds_core.h"
 #include "mlss.h"
 
 /* What a fold keeps besides the validation rows (argument train_out). */

@@ -1,6 +1,6 @@
 /* Cross-validation of MLLS: one decomposition per fold, then per grid point
  * only rank-t algebra and the scoring of the fold's rows (methods.md,
- * section 1); and the per-grid-point thresholds every method's CV shares. */
+ * section 1). */
 #ifndef MLSS_CV_MLLS_CORE_H
 #define MLSS_CV_MLLS_CORE_H
 
@@ -18,9 +18,5 @@ typedef struct {
 
 int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *val_scores,
                   double *train_scores, double *thresholds, int *r_used);
-
-void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
-                         const int *foldid, double *thresholds, double *f1_all,
-                         int nthreads);
 
 #endif

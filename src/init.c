@@ -16,6 +16,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(cv_mlls_prepare_gram, 6),
     CALLDEF(cv_mlls_score, 4),
     CALLDEF(cv_point_thresholds_call, 5),
+    CALLDEF(cv_point_thresholds_sorted_call, 5),
     CALLDEF(ml_metrics_call, 4),
     CALLDEF(cv_point_measures_call, 5),
     CALLDEF(arff_header_info, 1),

@@ -33,6 +33,8 @@ SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol
                           SEXP train_out);
 SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r);
 SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads);
+SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds,
+                                     SEXP nthreads);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);

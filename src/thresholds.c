@@ -25,3 +25,22 @@ SEXP f1_thresholds(SEXP score, SEXP y)
     UNPROTECT(1);
     return res;
 }
+
+/* cv_point_thresholds_call() (cv_mlls.c) by the sorted route only: the
+ * reference the tests and bench/thresholds.R compare the fast route with. */
+SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds,
+                                     SEXP nthreads)
+{
+    int nf = Rf_asInteger(nfolds);
+    if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
+        !Rf_isInteger(foldid) || nf < 1)
+        Rf_error("internal: bad arguments to cv_point_thresholds_sorted");
+    int n = Rf_nrows(score), m = Rf_ncols(score);
+    if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n)
+        Rf_error("internal: bad dimensions in cv_point_thresholds_sorted");
+    SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
+    cv_point_thresholds_sorted(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
+                               REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads));
+    UNPROTECT(1);
+    return thr;
+}

@@ -14,5 +14,12 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
 void sort_decreasing(int n, const double *score, double *buf, int *idx);
 double f1_threshold(int n, const double *score, const int *y, double *buf, int *idx,
                     double *best_f1);
+/* The out-of-fold thresholds of one grid point, every method's CV shares. */
+void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
+                         const int *foldid, double *thresholds, double *f1_all,
+                         int nthreads);
+void cv_point_thresholds_sorted(int n, int m, int nfolds, const double *score, const int *y,
+                                const int *foldid, double *thresholds, double *f1_all,
+                                int nthreads);
 
 #endif

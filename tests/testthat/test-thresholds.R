@@ -64,6 +64,145 @@ test_that("the thresholds agree with a brute-force search", {
   }
 })
 
+# The rule, transcribed into plain R for one label: on the observed entries,
+# the cut below each distinct score but the lowest (everything >= it
+# predicted), the first (highest) of the best, half-way between the two
+# scores unless that rounds onto the upper one; then "everything predicted"
+# (-Inf) if strictly better and no score is -Inf.  Bitwise the same doubles.
+f1_rule <- function(s, y) {
+  keep <- !is.na(y)
+  s <- s[keep]
+  y <- y[keep]
+  npos <- sum(y)
+  ntot <- length(y)
+  ninf <- sum(s == -Inf)
+  if (npos == 0) return(c(threshold = Inf, f1 = 1))
+  if (npos == ntot) return(c(threshold = -Inf, f1 = 2 * (ntot - ninf) / (ntot - ninf + npos)))
+  u <- sort(unique(s), decreasing = TRUE)
+  f1 <- vapply(seq_len(length(u) - 1), function(j) {
+    pred <- s >= u[j]
+    2 * sum(pred & y) / (sum(pred) + npos)
+  }, 0)
+  best <- -1
+  thr <- -Inf
+  if (length(f1)) {
+    j <- which.max(f1)  # the first maximum: the highest cut
+    best <- f1[j]
+    thr <- u[j] / 2 + u[j + 1] / 2
+    if (!(thr < u[j])) thr <- u[j + 1]
+  }
+  f1_all <- 2 * npos / (ntot + npos)
+  if (ninf == 0 && f1_all > best) {
+    best <- f1_all
+    thr <- -Inf
+  }
+  c(threshold = thr, f1 = best)
+}
+
+f1_rule_matrix <- function(s, y) {
+  res <- vapply(seq_len(ncol(s)), function(l) f1_rule(s[, l], y[, l]), c(threshold = 0, f1 = 0))
+  list(threshold = unname(res["threshold", ]), f1 = unname(res["f1", ]))
+}
+
+# A random problem of n rows and m labels: a share `rate` of positives, scores
+# of the given kind (many are tie-heavy, with ties between positives and
+# negatives), sometimes missing labels, infinite scores, a label with a single
+# positive, or fold 1 holding every positive of label 1.
+threshold_case <- function(n, m, rate, kind, nfolds) {
+  y <- matrix(runif(n * m) < rate, n, m)
+  if (runif(1) < 0.3) y[, m] <- seq_len(n) == sample.int(n, 1)  # one positive
+  z <- matrix(rnorm(n * m), n) + 1.5 * y
+  s <- switch(kind,
+              normal = z,
+              round = round(z, 1),
+              int = matrix(sample(0:4, n * m, TRUE), n) + 0,
+              few = matrix(sample(c(-1, 0, 2), n * m, TRUE), n) + 0,
+              zeros = matrix(sample(c(-0, 0, 1, -1, 5e-324, -5e-324), n * m, TRUE), n),
+              adjacent = matrix(1 + sample(0:3, n * m, TRUE) * 2^-52, n),
+              huge = matrix(sample(c(-1.7e308, 1.7e308, 1.79e308, -1e308, 0), n * m, TRUE), n),
+              inf = ifelse(matrix(runif(n * m) < 0.05, n), sample(c(-Inf, Inf), n * m, TRUE),
+                           round(z, 1)))
+  if (runif(1) < 0.25) y[sample(n * m, (n * m) %/% 8)] <- NA
+  foldid <- sample(rep_len(seq_len(nfolds), n))
+  if (runif(1) < 0.3) foldid[y[, 1] %in% TRUE] <- 1L
+  list(s = s, y = y, foldid = as.integer(foldid), nfolds = as.integer(nfolds))
+}
+
+test_that("the thresholds equal a plain-R transcription of the rule on random problems", {
+  set.seed(47)
+  kinds <- c("normal", "round", "round", "int", "few", "zeros", "adjacent", "huge", "inf")
+  for (i in 1:160) {
+    rate <- sample(c(0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.6, 0.9), 1)
+    cs <- threshold_case(sample(c(20:80, 150, 300), 1), sample(1:4, 1), rate,
+                         sample(kinds, 1), sample(2:5, 1))
+    label <- sprintf("case %d (rate %.2f)", i, rate)
+    expect_identical(lapply(f1_thresholds(cs$s, cs$y), unname), f1_rule_matrix(cs$s, cs$y),
+                     label = label)
+    # cross-validation: column k chosen on the rows of the other folds, then
+    # on all rows, with its F1; by one thread or two, and by the sorted route
+    cv <- .Call(mlss:::C_cv_point_thresholds_call, cs$s, cs$y, cs$foldid, cs$nfolds, 1L)
+    others <- lapply(seq_len(cs$nfolds), function(k) {
+      keep <- cs$foldid != k
+      list(s = cs$s[keep, , drop = FALSE], y = cs$y[keep, , drop = FALSE])
+    })
+    all <- f1_rule_matrix(cs$s, cs$y)
+    rule <- do.call(cbind, c(lapply(others, function(o) f1_rule_matrix(o$s, o$y)$threshold),
+                             list(all$threshold, all$f1)))
+    expect_identical(cv, rule, label = label)
+    expect_identical(do.call(cbind, lapply(others, function(o)
+                       unname(f1_thresholds(o$s, o$y)$threshold))),
+                     cv[, seq_len(cs$nfolds), drop = FALSE], label = label)
+    expect_identical(.Call(mlss:::C_cv_point_thresholds_sorted_call, cs$s, cs$y, cs$foldid,
+                           cs$nfolds, 1L), cv, label = label)
+    if (i %% 4 == 0)  # (a parallel region can cost a time slice on a busy machine)
+      expect_identical(.Call(mlss:::C_cv_point_thresholds_call, cs$s, cs$y, cs$foldid,
+                             cs$nfolds, 2L), cv, label = label)
+  }
+})
+
+test_that("the out-of-fold thresholds handle the corner cases of the fast route", {
+  # scores: fold 1 rows 1-4, fold 2 rows 5-8, fold 3 rows 9-16 (so that few
+  # positives take the route by positives, n / 5 and more take the sorted one)
+  n <- 40
+  foldid <- rep(c(1L, 2L, 3L, 3L, 3L), each = 8)
+  base <- round(seq(2, -2, length.out = n), 1)
+  y <- matrix(FALSE, n, 6)
+  y[c(1, 3), 1] <- TRUE      # label 1: every positive in fold 1
+  y[20, 2] <- TRUE           # label 2: a single positive
+  y[n, 3] <- TRUE            # label 3: the lowest score is a positive
+  y[c(2, 10, 30), 4] <- TRUE # label 4: positives tied with negatives of other folds
+  y[c(5, 12, 25), 5] <- TRUE # label 5: duplicated values across folds
+  y[, 6] <- seq_len(n) %% 2 == 0  # label 6: half positives, the sorted route
+  s <- cbind(base, base, base, base, base, base)
+  s[c(2, 10, 30, 11, 31, 12), 4] <- 0.5  # three positives and three negatives at 0.5
+  s[c(5, 12, 25, 6, 13, 26), 5] <- rep(c(1, -1), each = 3)
+  cv <- .Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 3L, 1L)
+  for (k in 1:3) {
+    keep <- foldid != k
+    expect_identical(cv[, k], f1_rule_matrix(s[keep, ], y[keep, ])$threshold)
+  }
+  expect_identical(cv[, 4], f1_rule_matrix(s, y)$threshold)
+  expect_identical(cv[, 5], f1_rule_matrix(s, y)$f1)
+  expect_identical(cv[1, 1], Inf)   # fold 1 left out: no positive
+  expect_identical(cv[3, 4], -Inf)  # the lowest score positive: only "everything" reaches it
+  expect_identical(cv, .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 3L, 1L))
+})
+
+test_that("realistic out-of-fold thresholds equal those of the sorted route", {
+  set.seed(53)
+  n <- 3000
+  m <- 40
+  y <- matrix(runif(n * m) < 0.02, n, m)
+  s <- matrix(rnorm(n * m), n) + y
+  foldid <- sample(rep_len(1:5, n))
+  for (threads in 1:2)
+    expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, threads),
+                     .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 5L, 1L))
+  keep <- foldid != 2
+  expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, 1L)[1:3, 2],
+                   f1_rule_matrix(s[keep, 1:3], y[keep, 1:3])$threshold)
+})
+
 test_that("inputs are checked", {
   expect_error(f1_thresholds(c(1, NA), c(TRUE, FALSE)), "'score' contains NA")
   expect_error(f1_thresholds(c(1, 2), c(TRUE, FALSE, TRUE)), "has 2 rows but 'y' has 3")
