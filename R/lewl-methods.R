@@ -108,9 +108,16 @@ coef.lewl <- function(object, type = c("D", "Z"), ...) {
 #' plot(lewl(yeast$x[1:200, ], yeast$y[1:200, ], k = 3))
 #' @export
 plot.lewl <- function(x, ...) {
-  args <- utils::modifyList(list(x = seq_along(x$objective), y = x$objective, type = "b",
-                                 pch = 20, xlab = "iteration", ylab = "objective",
-                                 main = "LEWL objective"), list(...))
-  do.call(graphics::plot, args)
+  do.call(graphics::plot, lewl_plot_args(x, ...))
   invisible(x)
+}
+
+# plot()'s arguments for a fit's objective: the defaults, replaced by `...`.
+lewl_plot_args <- function(x, ...) {
+  iter <- seq_along(x$objective)
+  defaults <- list(x = iter, y = x$objective, type = "b", pch = 20, xlab = "iteration",
+                   ylab = "objective", main = "LEWL objective")
+  # a short run gets a tick per iteration, not fractional ones (1.2, 1.4, ...)
+  if (length(iter) %in% 2:5) defaults$xaxp <- c(1, length(iter), length(iter) - 1)
+  utils::modifyList(defaults, list(...))
 }

@@ -108,6 +108,13 @@ test_that("converges, warns when it does not, and plots its objective", {
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(fit), fit)
+  # a fully observed y converges at once: ticks at whole iterations
+  short <- lewl(p$x, p$y)
+  expect_identical(plot(short), short)
+  n_iter <- length(short$objective)
+  expect_true(n_iter %in% 2:5)
+  expect_equal(lewl_plot_args(short)$xaxp, c(1, n_iter, n_iter - 1))
+  expect_identical(lewl_plot_args(short, main = "m")$main, "m")
   expect_output(print(fit), "LEWL on 40 instances")
   expect_output(print(summary(fit)), "recovered_mean")
   expect_identical(coef(fit), fit$D)
