@@ -64,18 +64,12 @@ double *center_columns(SEXP y, int centre, double *mean)
     return Yc;
 }
 
-/* The positive rows of logical labels y (n x m) whose centred targets, +1/-1
- * less mean (center_columns()), are 2 y + shift: into L when y is logical and
- * at most one entry in 20 is positive (a product is faster past that, with an
- * optimised BLAS); returns whether L was filled. */
-int positive_rows(SEXP y, const double *mean, label_rows *L)
+/* Rare labels as their positive rows (npos of them in all), into L: the
+ * centred targets, +1/-1 less mean, are 2 y + shift. */
+static void positive_rows(SEXP y, R_xlen_t npos, const double *mean, label_rows *L)
 {
-    if (!Rf_isLogical(y)) return 0;
     int n = Rf_nrows(y), m = Rf_ncols(y);
     const int *v = LOGICAL(y);
-    R_xlen_t npos = 0, len = XLENGTH(y);
-    for (R_xlen_t k = 0; k < len; k++) npos += v[k] != 0;
-    if (npos > len / 20 || npos > INT_MAX) return 0;
     int *start = (int *) R_alloc((size_t) m + 1, sizeof(int));
     int *rows = (int *) R_alloc((size_t) npos + 1, sizeof(int));
     double *shift = (double *) R_alloc((size_t) m + 1, sizeof(double));
@@ -92,25 +86,31 @@ int positive_rows(SEXP y, const double *mean, label_rows *L)
     L->start = start;
     L->rows = rows;
     L->shift = shift;
-    return 1;
 }
 
 /* The centred targets of MLLS's decomposition, as center_columns() gives
- * them; but rare logical labels (see positive_rows()) only as their positive
- * rows, into pos, with *sparse set and NULL returned: the decomposition makes
- * the n x m copy only if its route needs one. */
+ * them; but logical labels with at most one entry in 20 positive (a product
+ * is faster past that, with an optimised BLAS) only as their positive rows,
+ * into pos, with *sparse set and NULL returned: the decomposition makes the
+ * n x m copy only if its route needs one. */
 double *centred_targets(SEXP y, int centre, double *mean, label_rows *pos, int *sparse)
 {
     *sparse = 0;
     if (Rf_isLogical(y)) {
         int n = Rf_nrows(y), m = Rf_ncols(y);
         const int *v = LOGICAL(y);
+        R_xlen_t total = 0;
         for (int l = 0; l < m; l++) {  /* the sum of the +1/-1 targets, exactly */
             int npos = 0;
             for (int i = 0; i < n; i++) npos += v[IDX(i, l, n)] != 0;
             mean[l] = centre ? (2.0 * npos - n) / n : 0.0;
+            total += npos;
         }
-        if ((*sparse = positive_rows(y, mean, pos))) return NULL;
+        if (total <= XLENGTH(y) / 20 && total <= INT_MAX) {
+            positive_rows(y, total, mean, pos);
+            *sparse = 1;
+            return NULL;
+        }
     }
     return center_columns(y, centre, mean);
 }

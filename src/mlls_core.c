@@ -343,7 +343,8 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
 
     size_t tm = (size_t) t * m;
     double *W = (double *) R_alloc((size_t) r * m + 1, sizeof(double));
-    double *S = (double *) R_alloc((size_t) r * r + 1, sizeof(double));
+    double *S = raw ? NULL  /* the r x r system, which cross-validation's route has not */
+                    : (double *) R_alloc((size_t) r * r + 1, sizeof(double));
     double *Gs = (double *) R_alloc((size_t) t * r + 1, sizeof(double));
 
     if (beta_inf || (alpha_inf && r == 0)) {

@@ -11,7 +11,6 @@ mlss_mat unpack_matrix(SEXP nat);
 void check_targets(SEXP y, int n);
 double target_value(SEXP y, R_xlen_t k);
 double *center_columns(SEXP y, int centre, double *mean);
-int positive_rows(SEXP y, const double *mean, label_rows *L);
 double *centred_targets(SEXP y, int centre, double *mean, label_rows *pos, int *sparse);
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
