@@ -191,14 +191,14 @@ aso_objective <- function(x, ypm, U, b, Theta, alpha, beta, loss) {
 # every alternation.
 aso_ls <- function(x, y, alpha, r, tol, max_iter) {
   n <- nrow(x)
-  mu <- as.numeric(Matrix::colMeans(x))
+  # centred accurately whatever the column means (see centred_features())
+  xc <- centred_features(x)
+  mu <- xc$center
   Yc <- scale(2 * y - 1, scale = FALSE)
   ybar <- attr(Yc, "scaled:center")
-  xc_prod <- function(B) as.matrix(x %*% B) - rep(drop(crossprod(mu, B)), each = n)
-  xc_tprod <- function(C) as.matrix(crossprod(x, C)) - outer(mu, colSums(C))
-  K <- as.matrix(tcrossprod(x))
-  xm <- as.numeric(x %*% mu)
-  K <- K - outer(xm, rep(1, n)) - outer(rep(1, n), xm) + sum(mu^2)
+  xc_prod <- xc$prod
+  xc_tprod <- xc$tprod
+  K <- xc$gram()
   ch <- chol(K + n * alpha * diag(n))
   A <- function(B) backsolve(ch, forwardsolve(t(ch), B))
   objective_ls <- function(U, Theta) {

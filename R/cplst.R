@@ -123,33 +123,68 @@ check_cplst_k <- function(k, m) {
 cplst_solve <- function(x, y, k, lambda) {
   n <- nrow(x)
   d <- ncol(x)
-  mu <- as.numeric(Matrix::colMeans(x))
+  xc <- centred_features(x)
+  mu <- xc$center
   ybar <- colMeans(y)
   Yc <- y - rep(ybar, each = n)
   if (d <= n) {
-    # Xc'Xc = X'X - n mu mu'; Xc'Yc = X'Yc because Yc's columns sum to zero
-    G <- as.matrix(Matrix::crossprod(x)) - n * tcrossprod(mu)
+    G <- xc$crossprod()
     diag(G) <- diag(G) + lambda
     ch <- tryCatch(chol(G), error = function(e)
       stop_arg("X'X + lambda I is singular: give 'lambda' > 0"))
-    A <- as.matrix(Matrix::crossprod(x, Yc))
+    A <- xc$tprod(Yc)
     B <- backsolve(ch, forwardsolve(t(ch), A))  # (Xc'Xc + lambda I)^-1 Xc'Yc, d x m
     M <- crossprod(A, B)
   } else {
     if (lambda <= 0) stop_arg("'lambda' must be > 0 when there are more features than rows")
-    xm <- as.numeric(x %*% mu)
-    K <- as.matrix(Matrix::tcrossprod(x))
-    K <- K - xm - rep(xm, each = n) + sum(mu^2)    # Xc Xc' = H K H
+    K <- xc$gram()
     diag(K) <- diag(K) + lambda
     ch <- chol(K)
     S <- backsolve(ch, forwardsolve(t(ch), Yc))    # (K + lambda I)^-1 Yc, centred
     # Yc' K (K + lambda I)^-1 Yc = Yc'Yc - lambda Yc'S
     M <- crossprod(Yc) - lambda * crossprod(Yc, S)
-    B <- as.matrix(Matrix::crossprod(x, S))         # Xc'S = X'S since 1'S = 0
+    B <- xc$tprod(S)                                # Xc'S, centred: 1'S is 0 only to rounding
   }
   e <- eigen((M + t(M)) / 2, symmetric = TRUE)
   V <- e$vectors[, seq_len(k), drop = FALSE]
   W <- B %*% tcrossprod(V)
   list(W = W, intercept = ybar - drop(crossprod(mu, W)), V = V, values = e$values,
        center = mu, ybar = ybar)
+}
+
+# The centred features Xc = X - 1 mu' as products, accurate whatever the
+# column means: implicit centring (X'X - n mu mu', X X' - X mu 1' - ...)
+# cancels the digits of columns whose mean is large against their spread (an
+# offset of 1e4 on unit data costs 1e-3 of the scores).  A dense x is centred
+# explicitly in two passes (the second removes the rounding of the first); a
+# sparse x keeps its sparse columns and has only its offset columns, which
+# are mostly non-zero anyway, centred explicitly (centre_offset_columns()),
+# so that the implicit shift `s` left is small against every column's spread.
+# Returns the true column means and closures for Xc B, Xc'C, Xc'Xc, Xc Xc'.
+centred_features <- function(x) {
+  n <- nrow(x)
+  if (inherits(x, "sparseMatrix")) {
+    center <- as.numeric(Matrix::colMeans(x))
+    xs <- centre_offset_columns(x)
+    s <- as.numeric(Matrix::colMeans(xs))
+  } else {
+    center <- colMeans(x)
+    xs <- x - rep(center, each = n)
+    c2 <- colMeans(xs)
+    xs <- xs - rep(c2, each = n)
+    center <- center + c2
+    s <- numeric(ncol(x))
+  }
+  prod <- function(B) as.matrix(xs %*% B) - rep(drop(crossprod(s, B)), each = n)
+  tprod <- function(C) as.matrix(Matrix::crossprod(xs, C)) - outer(s, colSums(as.matrix(C)))
+  cross <- function() as.matrix(Matrix::crossprod(xs)) - n * tcrossprod(s)
+  gram <- function() {
+    K <- as.matrix(Matrix::tcrossprod(xs))
+    if (any(s != 0)) {
+      xm <- as.numeric(xs %*% s)
+      K <- K - xm - rep(xm, each = n) + sum(s^2)
+    }
+    K
+  }
+  list(center = center, prod = prod, tprod = tprod, crossprod = cross, gram = gram)
 }

@@ -217,18 +217,55 @@ check_lambda_w <- function(lambda_w) {
 # The tiny ridge on the node intercepts (see the Objective section).
 mlcrf_lambda0 <- 1e-6
 
+# Column sums of squared deviations from mu, in two passes; a sparse x's
+# zeros contribute (n - nnz) mu^2 without being formed.
+centred_sumsq <- function(x, mu) {
+  if (!inherits(x, "dgCMatrix")) {
+    D <- x - rep(mu, each = nrow(x))
+    c2 <- colMeans(D)  # the second pass removes the rounding of mu
+    return(colSums(D^2) - nrow(x) * c2^2)
+  }
+  nnz <- diff(x@p)
+  ss <- (nrow(x) - nnz) * mu^2
+  j <- rep.int(seq_len(ncol(x)), nnz)
+  if (length(j)) {
+    dev <- rowsum((x@x - mu[j])^2, j)
+    idx <- as.integer(rownames(dev))
+    ss[idx] <- ss[idx] + dev[, 1]
+  }
+  ss
+}
+
 # Everything the C routines need about the training data: the features in
 # native form, their standardisation, the labels as 0/1 doubles, all pairs.
 mlcrf_prepare <- function(x, y, edge_type) {
   n <- nrow(x)
-  mu <- if (inherits(x, "dgCMatrix")) Matrix::colMeans(x) else colMeans(x)
-  ss <- if (inherits(x, "dgCMatrix")) Matrix::colSums(x^2) else colSums(x^2)
-  sd <- sqrt(pmax(ss / n - mu^2, 0))
-  sd[sd <= sqrt(.Machine$double.eps) * pmax(1, abs(mu))] <- 1   # constant columns
+  # The C code centres implicitly (X B - 1 s'B, X'P - s 1'P), and a one-pass
+  # variance (ss / n - mu^2) is no better: both cancel the digits of a column
+  # whose mean is large against its spread.  So the C code gets the data
+  # centred (a dense x in two passes; a sparse x only its offset columns,
+  # which are mostly non-zero anyway: centre_offset_columns()) and the small
+  # shift s left, and the variance is taken in two passes around s.
+  if (inherits(x, "dgCMatrix")) {
+    mu <- Matrix::colMeans(x)
+    xc <- centre_offset_columns(x)
+    shift <- as.numeric(Matrix::colMeans(xc))
+  } else {
+    mu <- colMeans(x)
+    xc <- x - rep(mu, each = n)
+    c2 <- colMeans(xc)  # the second pass removes the rounding of mu
+    xc <- xc - rep(c2, each = n)
+    mu <- mu + c2
+    shift <- numeric(ncol(x))
+  }
+  sd <- sqrt(centred_sumsq(xc, shift) / n)
+  # constant columns (up to the rounding of a two-pass variance, about eps |mu|)
+  sd[sd <= 1e3 * .Machine$double.eps * pmax(1, abs(mu))] <- 1
   m <- ncol(y)
   pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
   pairs <- pairs[order(pairs[, 1], pairs[, 2]), , drop = FALSE]
-  list(x = x, nx = native_matrix(x), mu = as.numeric(mu), sinv = as.numeric(1 / sd),
+  list(xc = xc, nx = native_matrix(xc), shift = shift, mu = as.numeric(mu),
+       sinv = as.numeric(1 / sd),
        y = y + 0, n = n, d = ncol(x), m = m,
        from = pairs[, 1], to = pairs[, 2], K = if (edge_type == "full") 3L else 1L,
        edge_type = edge_type, labels = colnames(y), features = colnames(x))
@@ -241,14 +278,14 @@ edge_columns <- function(prep, which) {
 }
 
 mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, maxit) {
-  .Call(C_mlcrf_fit, prep$nx, prep$mu, prep$sinv, prep$y,
+  .Call(C_mlcrf_fit, prep$nx, prep$shift, prep$sinv, prep$y,
         as.integer(prep$from[which] - 1L), as.integer(prep$to[which] - 1L), prep$K,
         lambda_v, mlcrf_lambda0, lambda_w, eta, theta, as.integer(stage),
         as.integer(maxit), tol)
 }
 
 mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta) {
-  .Call(C_mlcrf_objective, prep$nx, prep$mu, prep$sinv, prep$y,
+  .Call(C_mlcrf_objective, prep$nx, prep$shift, prep$sinv, prep$y,
         as.integer(prep$from[which] - 1L), as.integer(prep$to[which] - 1L), prep$K,
         lambda_v, mlcrf_lambda0, lambda_w, eta, theta)
 }
@@ -319,11 +356,14 @@ mlcrf_lambda_max <- function(prep, lambda_v, eta, nodes) {
   theta <- cbind(nodes, matrix(0, prep$d + 1L, nall * prep$K))
   g <- mlcrf_call_objective(prep, seq_len(nall), lambda_v, 0, eta, theta)$gradient
   gn <- vapply(seq_len(nall), function(e) sqrt(sum(g[, edge_columns(prep, e)]^2)), 0)
-  x <- prep$x
+  # on the centred data (prep$xc, shifted by the small prep$shift): on x
+  # itself an offset would cancel
+  x <- prep$xc
+  s <- prep$shift
   s2 <- prep$sinv^2
-  q <- as.vector(x^2 %*% s2 - 2 * x %*% (prep$mu * s2)) + sum(prep$mu^2 * s2) + 1
-  co <- to_original(nodes, prep)
-  lin <- as.matrix(x %*% co[-1, , drop = FALSE]) + rep(co[1, ], each = prep$n)
+  q <- as.vector(x^2 %*% s2 - 2 * x %*% (s * s2)) + sum(s^2 * s2) + 1
+  b <- nodes[-1, , drop = FALSE] * prep$sinv
+  lin <- as.matrix(x %*% b) + rep(nodes[1, ] - colSums(b * s), each = prep$n)
   G <- 1 / (1 + exp(-lin)) - prep$y
   ce <- vapply(seq_len(nall), function(e) {
     a <- prep$from[e]; b <- prep$to[e]

@@ -175,6 +175,10 @@ mlml_run <- function(x, Y, Z0, SC, beta, gamma, knn, loss, max_iter, tol) {
   storage.mode(Z0) <- "double"
   res <- .Call(C_mlml_fit_call, Y, list(SX@p, SX@i, SX@x), SC, beta, gamma,
                if (loss == "linear") 0L else 1L, step, max_iter, as.double(tol), Z0)
+  # never a silent NaN fit: say what failed
+  if (!all(is.finite(res$Z)))
+    stop("MLML produced non-finite scores (the instance graph or the labels overflowed): ",
+         "rescale 'x'", call. = FALSE)
   list(Z = res$Z, objective = res$objective, iter = res$iter, converged = res$status == 0L,
        step = step)
 }
@@ -184,9 +188,7 @@ mlml_run <- function(x, Y, Z0, SC, beta, gamma, knn, loss, max_iter, tol) {
 mlml_instance_graph <- function(x, knn) {
   n <- nrow(x)
   nb <- knn_search(x, knn)
-  d2 <- nb$distance^2
-  sigma2 <- mean(d2)
-  w <- if (sigma2 > 0) exp(-d2 / sigma2) else matrix(1, n, knn)
+  w <- heat_weights(x, nb)
   # symmetrised: an edge when either row is among the other's neighbours (the
   # weight depends on the distance only, so both directions carry the same)
   from <- rep(seq_len(n), knn)
@@ -200,6 +202,29 @@ mlml_instance_graph <- function(x, knn) {
   s <- ifelse(deg > 0, 1 / sqrt(deg), 0)
   S <- Matrix::Diagonal(x = s) %*% W %*% Matrix::Diagonal(x = s)
   methods::as(methods::as(S, "generalMatrix"), "CsparseMatrix")
+}
+
+# The heat-kernel weights exp(-d^2 / mean(d^2)) of the kNN distances d
+# (n x knn), in the ratio form (d / max d)^2, which gives the same weights
+# without overflowing: on huge data (one value of 1e300) d^2, or d itself,
+# is Inf, and Inf / Inf made every weight, and then every score, NaN.
+# Distances that overflowed are recomputed on x divided by a power of 2
+# (exact), and every distance is taken on that scale.
+heat_weights <- function(x, nb) {
+  d <- nb$distance
+  bad <- !is.finite(d)
+  if (any(bad)) {
+    s <- 2^ceiling(log2(max(abs(x))))
+    d <- d / s
+    i <- row(d)[bad]
+    j <- nb$index[bad]
+    diff <- as.matrix(x[i, , drop = FALSE] / s - x[j, , drop = FALSE] / s)
+    d[bad] <- sqrt(rowSums(diff^2))
+  }
+  top <- max(d)
+  if (!(top > 0)) return(matrix(1, nrow(d), ncol(d)))
+  r2 <- (d / top)^2
+  exp(-r2 / mean(r2))
 }
 
 # The normalised adjacency of the label graph: cosine similarities of the
