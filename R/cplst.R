@@ -186,5 +186,12 @@ centred_features <- function(x) {
     }
     K
   }
-  list(center = center, prod = prod, tprod = tprod, crossprod = cross, gram = gram)
+  finite <- function(P) {
+    if (!all(is.finite(P)))
+      stop_arg("the cross products of 'x' overflow (its largest value is ",
+               format(max(abs(xs)), digits = 3), "): rescale 'x'")
+    P
+  }
+  list(center = center, prod = prod, tprod = tprod,
+       crossprod = function() finite(cross()), gram = function() finite(gram()))
 }

@@ -204,6 +204,7 @@ check_nonnegative <- function(v, arg) {
 lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
   n <- nrow(x)
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
+  else if (inherits(x, "dgCMatrix")) x <- centre_offset_columns(x)  # offsets cancel in d2
   cross <- as.matrix(tcrossprod(x))
   nx <- diag(cross)
   d2 <- pmax(outer(nx, nx, "+") - 2 * cross, 0)

@@ -152,7 +152,9 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   check_dimension_bound(dimk, min(d, n - 1L, length(lab$values)), "at most")
   if (method == "auto") method <- if (d <= n) "primal" else "dual"
   factor <- lab$vectors %*% diag(sqrt(lab$values), length(lab$values))
-  res <- .Call(C_mddm_fit, native_matrix(x), factor, mu, dimk$k, dimk$share,
+  # a sparse column with a large mean is centred explicitly first, as in mlls()
+  xs <- if (inherits(x, "dgCMatrix")) centre_offset_columns(x) else x
+  res <- .Call(C_mddm_fit, native_matrix(xs), factor, mu, dimk$k, dimk$share,
                match(method, c("primal", "dual", "direct")) - 1L, tol)
   rank <- length(res$values)
   if (!is.null(res$s) && length(res$s) == 0)
@@ -163,10 +165,11 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   check_dimension_bound(dimk, rank, "")
   P <- fix_signs(res$P)
   dimnames(P) <- list(colnames(x), paste0("MDDM", seq_len(ncol(P))))
-  fit <- list(P = P, center = stats::setNames(res$center, colnames(x)),
+  center <- if (inherits(x, "dgCMatrix")) as.numeric(Matrix::colMeans(x)) else res$center
+  fit <- list(P = P, center = stats::setNames(center, colnames(x)),
               values = res$values, k = ncol(P), mu = mu,
               share = sum(res$values[seq_len(ncol(P))]) / sum(res$values))
-  fit <- c(fit, reduced_classifier(project_data(x, P, fit$center), y, lambda))
+  fit <- c(fit, reduced_classifier(project_data(xs, P, res$center), y, lambda))
   fit <- c(fit, list(rank = if (method != "direct") length(res$s),
                      sdev = if (method != "direct") res$s / sqrt(n),
                      labels = colnames(y), features = colnames(x), nobs = n,

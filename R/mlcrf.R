@@ -217,23 +217,34 @@ check_lambda_w <- function(lambda_w) {
 # The tiny ridge on the node intercepts (see the Objective section).
 mlcrf_lambda0 <- 1e-6
 
-# Column sums of squared deviations from mu, in two passes; a sparse x's
-# zeros contribute (n - nnz) mu^2 without being formed.
-centred_sumsq <- function(x, mu) {
+# Column standard deviations (divisor n) around mu, in two passes; a sparse
+# x's zeros contribute (n - nnz) mu^2 without being formed.  Each column is
+# divided by its largest deviation first, so that huge values (1e200) do not
+# overflow when squared.
+centred_sd <- function(x, mu) {
+  n <- nrow(x)
   if (!inherits(x, "dgCMatrix")) {
-    D <- x - rep(mu, each = nrow(x))
+    D <- x - rep(mu, each = n)
     c2 <- colMeans(D)  # the second pass removes the rounding of mu
-    return(colSums(D^2) - nrow(x) * c2^2)
+    D <- D - rep(c2, each = n)
+    a <- apply(abs(D), 2, max)
+    a[a == 0] <- 1
+    return(a * sqrt(colMeans((D / rep(a, each = n))^2)))
   }
   nnz <- diff(x@p)
-  ss <- (nrow(x) - nnz) * mu^2
   j <- rep.int(seq_len(ncol(x)), nnz)
+  dev <- x@x - mu[j]
+  a <- abs(mu)
+  if (length(j)) a <- pmax(a, vapply(split(abs(dev), factor(j, seq_len(ncol(x)))),
+                                     function(v) max(v, 0), 0))
+  a[a == 0] <- 1
+  ss <- (n - nnz) * (mu / a)^2
   if (length(j)) {
-    dev <- rowsum((x@x - mu[j])^2, j)
+    dev <- rowsum((dev / a[j])^2, j)
     idx <- as.integer(rownames(dev))
     ss[idx] <- ss[idx] + dev[, 1]
   }
-  ss
+  a * sqrt(ss / n)
 }
 
 # Everything the C routines need about the training data: the features in
@@ -258,7 +269,7 @@ mlcrf_prepare <- function(x, y, edge_type) {
     mu <- mu + c2
     shift <- numeric(ncol(x))
   }
-  sd <- sqrt(centred_sumsq(xc, shift) / n)
+  sd <- centred_sd(xc, shift)
   # constant columns (up to the rounding of a two-pass variance, about eps |mu|)
   sd[sd <= 1e3 * .Machine$double.eps * pmax(1, abs(mu))] <- 1
   m <- ncol(y)
@@ -358,10 +369,11 @@ mlcrf_lambda_max <- function(prep, lambda_v, eta, nodes) {
   gn <- vapply(seq_len(nall), function(e) sqrt(sum(g[, edge_columns(prep, e)]^2)), 0)
   # on the centred data (prep$xc, shifted by the small prep$shift): on x
   # itself an offset would cancel
+  z <- prep$xc %*% Matrix::Diagonal(x = prep$sinv)  # standardised, less the shift ss
+  ss <- prep$shift * prep$sinv
+  q <- as.vector(Matrix::rowSums(z^2) - 2 * z %*% ss) + sum(ss^2) + 1
   x <- prep$xc
   s <- prep$shift
-  s2 <- prep$sinv^2
-  q <- as.vector(x^2 %*% s2 - 2 * x %*% (s * s2)) + sum(s^2 * s2) + 1
   b <- nodes[-1, , drop = FALSE] * prep$sinv
   lin <- as.matrix(x %*% b) + rep(nodes[1, ] - colSums(b * s), each = prep$n)
   G <- 1 / (1 + exp(-lin)) - prep$y

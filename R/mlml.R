@@ -188,6 +188,15 @@ mlml_run <- function(x, Y, Z0, SC, beta, gamma, knn, loss, max_iter, tol) {
 mlml_instance_graph <- function(x, knn) {
   n <- nrow(x)
   nb <- knn_search(x, knn)
+  # a row whose distances overflowed (|x| near 1e300) has ties for its
+  # neighbours: they are searched again on x divided by a power of 2 (exact)
+  lost <- rowSums(!is.finite(nb$distance)) > 0
+  if (any(lost)) {
+    s <- 2^ceiling(log2(max(abs(x))))
+    nbs <- knn_search(x / s, knn)
+    nb$index[lost, ] <- nbs$index[lost, ]
+    nb$distance[lost, ] <- Inf  # recomputed on the same scale by heat_weights()
+  }
   w <- heat_weights(x, nb)
   # symmetrised: an edge when either row is among the other's neighbours (the
   # weight depends on the distance only, so both directions carry the same)
@@ -209,7 +218,8 @@ mlml_instance_graph <- function(x, knn) {
 # without overflowing: on huge data (one value of 1e300) d^2, or d itself,
 # is Inf, and Inf / Inf made every weight, and then every score, NaN.
 # Distances that overflowed are recomputed on x divided by a power of 2
-# (exact), and every distance is taken on that scale.
+# (exact), and every distance is taken on that scale (the weights do not
+# depend on it).
 heat_weights <- function(x, nb) {
   d <- nb$distance
   bad <- !is.finite(d)

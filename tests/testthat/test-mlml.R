@@ -107,3 +107,29 @@ test_that("sparse x gives the same fit, and bad input is refused", {
   expect_error(predict(f1, d$X[, 1:2]), "columns")
   expect_warning(mlml(d$X, d$y, max_iter = 1), "max_iter")
 })
+
+test_that("a huge value gives the fit of a large one, not NaN (issue 28)", {
+  d <- mlml_case(seed = 8)
+  # 1e300 and 1e150 both dwarf the other values, so the graphs are the same
+  # (the row's distances are its value, the weights of its edges the same
+  # ratios); only 1e300 overflowed d^2, and every score became NaN
+  X1 <- X2 <- d$X
+  X1[2, 1] <- 1e300
+  X2[2, 1] <- 1e150
+  f1 <- mlml(X1, d$y, knn = 4)
+  f2 <- mlml(X2, d$y, knn = 4)
+  expect_true(all(is.finite(f1$recovered)))
+  expect_equal(f1$recovered, f2$recovered, tolerance = 1e-12)
+  fs <- mlml(Matrix::Matrix(X1, sparse = TRUE), d$y, knn = 4)
+  expect_equal(fs$recovered, f1$recovered, tolerance = 1e-12)
+  # the same in predict(): a new row with 1e300
+  f0 <- mlml(d$X, d$y, knn = 4)
+  new1 <- new2 <- d$X[1:4, ]
+  new1[3, 2] <- 1e300
+  new2[3, 2] <- 1e150
+  p1 <- predict(f0, new1)
+  expect_true(all(is.finite(p1)))
+  expect_equal(p1, predict(f0, new2), tolerance = 1e-12)
+  # all values huge: the graph depends on the distances' ratios only
+  expect_equal(mlml(d$X * 1e200, d$y, knn = 4)$recovered, f0$recovered, tolerance = 1e-12)
+})
