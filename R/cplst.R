@@ -31,8 +31,13 @@
 #' matrix; when \eqn{d > n}{d > n}, through the centred Gram matrix
 #' \eqn{K = X_cX_c'}{K = Xc Xc'}: \eqn{Y_c'K(K + \lambda I)^{-1}Y_c}{Yc' K
 #' (K + lambda I)^-1 Yc} (then \eqn{\lambda > 0}{lambda > 0} is needed).  A
-#' sparse `x` is centred implicitly and never densified.  The n x n hat matrix
-#' is never formed.  All the work is in BLAS and LAPACK calls made from R
+#' dense `x` is centred explicitly, in two passes, so that the scores do not
+#' change when a constant is added to a column (up to the rounding of
+#' evaluating the linear scores themselves); a sparse `x` is centred
+#' implicitly, except its columns whose mean exceeds their spread (mostly
+#' non-zero anyway), which are centred explicitly.  The n x n hat matrix
+#' is never formed; cross products that overflow (values near 1e154 and
+#' above) stop with an error.  All the work is in BLAS and LAPACK calls made from R
 #' (`crossprod()`, `chol()`, `eigen()` on the m x m matrix).
 #'
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
