@@ -101,16 +101,16 @@ predict.pcc <- function(object, newx, type = c("class", "score", "prob"), y = NU
   n_samples <- check_count(n_samples, "n_samples")
   m <- length(object$labels)
   if (type != "prob" && !is.null(y)) stop_arg("'y' is only used with type = \"prob\"")
-  if (type == "prob" && is.null(y))
-    stop_arg("type = \"prob\" needs the label vectors 'y', one per row of 'newx'")
   if (type != "prob" && inference == "exact" && m > pcc_exact_max)
     stop_arg("exact inference with ", m, " labels would walk a tree of 2^", m,
              " label vectors per instance; it is limited to ", pcc_exact_max,
              " labels: use inference = \"beam\" or \"sample\"")
   parts <- chain_parts(object, newx)
   if (type == "prob") {
-    y <- as_labels(y, nrow(parts$A), "y", "newx")
-    if (ncol(y) != m) stop_arg("'y' must have ", m, " columns, one per label")
+    y <- prob_labels(y, newx, object$labels, nrow(parts$A))
+    if (anyNA(y))
+      stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
+               "vectors")
     yc <- y[, parts$idx, drop = FALSE] + 0L
     lp <- .Call(C_chains_logprob, parts$A, parts$G, yc)
     out <- stats::setNames(exp(lp), rownames(parts$A))

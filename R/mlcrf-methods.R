@@ -51,17 +51,16 @@ predict.mlcrf <- function(object, newx, type = c("class", "score", "prob"), y = 
   type <- match.arg(type)
   inference <- match.arg(inference)
   if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
+  data <- newx
   newx <- prediction_rows(object, newx, length(object$center), NULL)$x
   newx <- check_newx_columns(as_features(newx, "newx"), object$features, length(object$center))
   m <- length(object$labels)
   if (type == "prob") {
-    if (is.null(y)) stop_arg("type = \"prob\" needs the label vectors 'y', one per row of 'newx'")
-    y <- as_labels(y, nrow(newx), "y", na = "keep")
+    y <- prob_labels(y, data, object$labels, nrow(newx))
     if (anyNA(y))
       stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
                "vectors, and that of a vector with missing entries (a marginal) is not ",
                "computed")
-    if (ncol(y) != m) stop_arg("'y' must have ", m, " columns, one per label")
     y <- y + 0
   } else if (!is.null(y)) {
     stop_arg("'y' is only used with type = \"prob\"")

@@ -125,9 +125,9 @@ check_thresholds <- function(thresholds, labels) {
   if (!is.numeric(thresholds) || anyNA(thresholds) ||
       !length(thresholds) %in% c(1L, length(labels)))
     stop_arg("'thresholds' must be one number or one per label (", length(labels), ")")
+  # named: matched by name (check_label_names() in input.R); by position only unnamed
+  if (!is.null(names(thresholds))) return(check_label_names(thresholds, labels))
   if (length(thresholds) == 1) thresholds <- rep(thresholds, length(labels))
-  if (!is.null(names(thresholds)) && setequal(names(thresholds), labels))
-    thresholds <- thresholds[labels]
   thresholds
 }
 
