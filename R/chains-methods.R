@@ -69,8 +69,11 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #'   `"prob"`: \eqn{p(y_i \mid x_i)}{p(y_i | x_i)} of the given label vectors
 #'   `y`, one per row of `newx` (the input of `prob` in [ml_metrics()]), as
 #'   for [predict.mlcrf()].
-#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix of label
-#'   vectors, columns in the label order of the fit.
+#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix (or data
+#'   frame) of label vectors, one per row of `newx`; its columns are matched
+#'   to the labels by name when it has column names (an error names a missing
+#'   label), else taken in the label order of the fit.  Left out when `newx`
+#'   is a data set with a train/test split: the labels of its test rows.
 #' @param inference `"exact"`, `"beam"` or `"sample"`; by default the one
 #'   given to [pcc()].
 #' @param beam_width,n_samples The beam width and the number of samples; by

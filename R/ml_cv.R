@@ -31,8 +31,8 @@
 #' @param grid A named list of vectors, every combination of which is a grid
 #'   point, or a data frame with one grid point per row.
 #' @param predict `function(object, newx)` returning the n x m matrix of
-#'   scores (higher means more likely).  By default
-#'   `predict(object, newx, type = "score")`.
+#'   scores (higher means more likely; `NA` is an error naming the grid
+#'   point and the labels).  By default `predict(object, newx, type = "score")`.
 #' @param warm_start Pass each fold's previous model to `fit` as `init`?
 #' @param na_labels What to do with missing labels (`NA` in `y`):
 #'   `"refuse"` (the default: an error), `"keep"` (pass `y` with its `NA` to

@@ -26,7 +26,11 @@
 #'   `"score"`: the marginal probabilities \eqn{p(y_l = 1 \mid x)}{p(y_l = 1 | x)}
 #'   (n x m); `"prob"`: \eqn{p(y_i \mid x_i)}{p(y_i | x_i)} of the given label
 #'   vectors `y`, one per row of `newx` (the input of `prob` in [ml_metrics()]).
-#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix of label vectors.
+#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix (or data
+#'   frame) of label vectors, one per row of `newx`; its columns are matched
+#'   to the labels by name when it has column names (an error names a missing
+#'   label), else taken in the label order of the fit.  Left out when `newx`
+#'   is a data set with a train/test split: the labels of its test rows.
 #' @param inference `"auto"` (exact up to m = 20 labels), `"exact"` or
 #'   `"approximate"`.
 #' @param damping,maxit,tol Loopy belief propagation: damping in \[0, 1),

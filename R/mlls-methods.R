@@ -9,7 +9,7 @@
 #' @param type `"score"` for the real-valued scores, `"class"` for a logical
 #'   matrix of predicted labels (`score > threshold`).
 #' @param thresholds Per-label thresholds for `type = "class"` (one number, or
-#'   one per label); by default those stored in the fit.
+#'   one per label, matched by name when named); by default those stored in the fit.
 #' @param newdata The name base R's `predict()` methods use: the same as
 #'   `newx` (give one of them).
 #' @param na.action What to do with rows of the new data that have missing
