@@ -69,8 +69,11 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #'   `"prob"`: \eqn{p(y_i \mid x_i)}{p(y_i | x_i)} of the given label vectors
 #'   `y`, one per row of `newx` (the input of `prob` in [ml_metrics()]), as
 #'   for [predict.mlcrf()].
-#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix of label
-#'   vectors, columns in the label order of the fit.
+#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix (or data
+#'   frame) of label vectors, one per row of `newx`; its columns are matched
+#'   to the labels by name when it has column names (an error names a missing
+#'   label), else taken in the label order of the fit.  Left out when `newx`
+#'   is a data set with a train/test split: the labels of its test rows.
 #' @param inference `"exact"`, `"beam"` or `"sample"`; by default the one
 #'   given to [pcc()].
 #' @param beam_width,n_samples The beam width and the number of samples; by
@@ -101,16 +104,16 @@ predict.pcc <- function(object, newx, type = c("class", "score", "prob"), y = NU
   n_samples <- check_count(n_samples, "n_samples")
   m <- length(object$labels)
   if (type != "prob" && !is.null(y)) stop_arg("'y' is only used with type = \"prob\"")
-  if (type == "prob" && is.null(y))
-    stop_arg("type = \"prob\" needs the label vectors 'y', one per row of 'newx'")
   if (type != "prob" && inference == "exact" && m > pcc_exact_max)
     stop_arg("exact inference with ", m, " labels would walk a tree of 2^", m,
              " label vectors per instance; it is limited to ", pcc_exact_max,
              " labels: use inference = \"beam\" or \"sample\"")
   parts <- chain_parts(object, newx)
   if (type == "prob") {
-    y <- as_labels(y, nrow(parts$A), "y", "newx")
-    if (ncol(y) != m) stop_arg("'y' must have ", m, " columns, one per label")
+    y <- prob_labels(y, newx, object$labels, nrow(parts$A))
+    if (anyNA(y))
+      stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
+               "vectors")
     yc <- y[, parts$idx, drop = FALSE] + 0L
     lp <- .Call(C_chains_logprob, parts$A, parts$G, yc)
     out <- stats::setNames(exp(lp), rownames(parts$A))

@@ -9,7 +9,8 @@
 #' happens on the training part only.
 #'
 #' @param x Features: matrix, data frame or sparse `Matrix`; or a data set
-#'   (`mlss_data` or `mldr` object) with its labels, `y` then left out.
+#'   (`mlss_data` or `mldr` object) with its labels, `y` then left out: its
+#'   training rows when it has a train/test split (see [mlss_data()]).
 #' @param y Labels, as for [mlls()]; the methods receive the rows of `y` as
 #'   given (a vector stays a vector).
 #' @param na_labels What to do with missing labels (`NA` in `y`), as in

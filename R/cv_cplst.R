@@ -3,7 +3,10 @@
 #' Chooses the number of label directions `k` and the ridge penalty `lambda`
 #' of [cplst()] by k-fold cross-validation on the package's engine (see
 #' [ml_cv()]): the folds of [ml_folds()], out-of-fold thresholds, the best and
-#' one-standard-error points, a refit on all the data.
+#' one-standard-error points, a refit on all the data.  The grid runs from
+#' the most regularised point (fewest label directions `k`, then the largest
+#' `lambda`) to the least, so that ties and the one-standard-error point go
+#' to the simpler model.
 #'
 #' @inheritParams cplst
 #' @inheritParams cv_mlls
@@ -44,7 +47,9 @@ cv_cplst <- function(x, y, k = NULL, lambda = 10^(-2:2), na_labels = c("negative
   cv <- ml_cv(xy$x, y, fit, grid = list(k = sort(k), lambda = sort(unique(lambda))),
               nfolds = nfolds, foldid = foldid, measure = measure,
               thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
-              parallel = parallel, progress = progress)
+              parallel = parallel, progress = progress,
+              # most regularised first: fewer label directions, then more ridge
+              order = function(grid) order(grid$k, -grid$lambda))
   cv$call <- call
   cv
 }

@@ -110,6 +110,7 @@ print.mlss_data <- function(x, ...) {
         "% of the entries)\n", sep = "")
   if (!is.null(x$train))
     cat("split: ", sum(x$train), " training and ", sum(!x$train), " test instances\n",
+        "  (a fit learns from the training ones, predict(fit, data) scores the test ones)\n",
         sep = "")
   invisible(x)
 }

@@ -17,12 +17,15 @@ check_no_dots <- function(...) {
 
 # Features: a numeric matrix, a data frame of numeric (or logical) columns, or
 # a sparse Matrix (returned as a dgCMatrix, never densified).
+# New data (any `arg` but "x") may be a data set: its test rows (data_rows()).
 as_features <- function(x, arg = "x") {
   if (is.null(x)) stop_arg("'", arg, "' is missing")
+  if (arg != "x" && inherits(x, c("mlss_data", "mldr"))) x <- data_rows(x, "test", arg)$x
   if (inherits(x, "sparseMatrix")) {
     x <- methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"),
                      "dMatrix")
     check_dims(dim(x), arg)
+    check_unique_columns(colnames(x), arg)
     if (!all(is.finite(range(x@x, 0))))
       stop_arg("'", arg, "' contains NA, NaN or infinite values")
     return(x)
@@ -43,10 +46,22 @@ as_features <- function(x, arg = "x") {
     stop_arg("'", arg, "' must be a numeric matrix, a data frame of numeric ",
              "columns or a sparse Matrix, not ", class(x)[1])
   check_dims(dim(x), arg)
+  check_unique_columns(colnames(x), arg)
   storage.mode(x) <- "double"
   if (!all(is.finite(range(x))))
     stop_arg("'", arg, "' contains NA, NaN or infinite values")
   x
+}
+
+# predict() matches new columns to the training ones by name, so two columns
+# of one name would be matched to either: refused, naming them.
+check_unique_columns <- function(nm, arg) {
+  dup <- unique(nm[duplicated(nm)])
+  if (length(dup))
+    stop_arg("'", arg, "' has more than one column named ",
+             paste0("'", utils::head(dup, 5), "'", collapse = ", "),
+             if (length(dup) > 5) paste0(" (and ", length(dup) - 5, " more)"),
+             ": give every column its own name (make.unique() does)")
 }
 
 check_dims <- function(dims, arg) {
@@ -162,18 +177,48 @@ label_values <- function(v, nm, arg = NULL) {
 
 # A data set where features and labels are expected: an mlss_data or mldr
 # object given as `x`, its labels inside (so `y` is left out), becomes the
-# pair; anything else passes through.  Called by the default methods of the
-# fitting functions as xy <- ml_xy(x, y).
+# pair, its training rows only when it has a train/test split (data_rows());
+# anything else passes through.  Called by the default methods of the
+# fitting and cv functions as xy <- ml_xy(x, y): the one place a data set's
+# split is honoured for every method.
 ml_xy <- function(x, y) {
   if (inherits(x, c("mlss_data", "mldr"))) {
     if (!missing(y) && !is.null(y))
       stop_arg("'x' is ", if (inherits(x, "mldr")) "an mldr" else "an mlss_data",
                " object, which holds the labels: leave 'y' out (and give the other ",
                "arguments by name)")
-    d <- as_mlss_data(x)
-    return(list(x = d$x, y = d$y))
+    return(data_rows(x, "train"))
   }
   list(x = x, y = if (!missing(y)) y)
+}
+
+# The rows of a data set a fit learns from (part = "train") or predict()
+# scores (part = "test"): with a train/test split (`train` not NULL) that
+# part only, else every row.  Fitting on the training rows is said once per
+# session, so that a leak of the test rows into a fit cannot go unnoticed and
+# a loop of fits is not flooded.
+data_rows <- function(data, part = c("train", "test"), arg = "x") {
+  part <- match.arg(part)
+  d <- as_mlss_data(data)
+  if (is.null(d$train)) return(list(x = d$x, y = d$y))
+  rows <- if (part == "train") d$train else !d$train
+  if (!any(rows))
+    stop_arg("'", arg, "' is a data set whose train/test split has no ", part, " rows: ",
+             "drop the split (d$train <- NULL) to use every row")
+  if (part == "train") split_message(d)
+  list(x = d$x[rows, , drop = FALSE], y = d$y[rows, , drop = FALSE])
+}
+
+split_state <- new.env(parent = emptyenv())
+
+split_message <- function(d) {
+  if (isTRUE(split_state$told)) return(invisible())
+  split_state$told <- TRUE
+  name <- if (!is.null(d$name) && nzchar(d$name)) paste0(" of '", d$name, "'") else ""
+  message("Fitting on the ", sum(d$train), " training rows", name, " (its train/test ",
+          "split); predict(fit, <the data set>) scores its ", sum(!d$train), " test rows. ",
+          "To fit on every row, drop the split first: d$train <- NULL. ",
+          "(Said once per session.)")
 }
 
 `%||%` <- function(a, b) if (length(a)) a else b
@@ -329,4 +374,56 @@ with_formula <- function(fit, md, call, name) {
   call[[1L]] <- name
   fit$call <- call
   structure(c(unclass(fit), md$formula_parts), class = class(fit))
+}
+
+# The label vectors of predict(type = "prob", y = ): matched to the model's
+# labels by column name when `y` has names (a label order other than the
+# model's would otherwise give the probability of other vectors, silently),
+# by position only when it has none.  NA is kept (the caller decides).  With
+# `y` left out and a data set as `newx`, the labels of its test rows.
+prob_labels <- function(y, newx, labels, n) {
+  if (is.null(y) && inherits(newx, c("mlss_data", "mldr"))) y <- data_rows(newx, "test", "newx")$y
+  if (is.null(y)) stop_arg("type = \"prob\" needs the label vectors 'y', one per row of 'newx'")
+  named <- (is.matrix(y) || is.data.frame(y)) && !is.null(colnames(y))
+  y <- as_labels(y, n, "y", "newx", na = "keep")
+  m <- length(labels)
+  if (!named) {
+    if (ncol(y) != m)
+      stop_arg("'y' has ", ncol(y), " columns but the model has ", m, " labels: give one ",
+               "column per label, named by the labels (", label_names(labels), ")")
+    return(y)
+  }
+  missing_labels <- setdiff(labels, colnames(y))
+  if (length(missing_labels))
+    stop_arg("'y' has no column for the label(s) ", label_names(missing_labels),
+             if (length(missing_labels) == m) ": its column names must be the model's labels")
+  unknown <- setdiff(colnames(y), labels)
+  if (length(unknown))
+    stop_arg("'y' has column(s) ", label_names(unknown), " that are not labels of the model")
+  y[, labels, drop = FALSE]
+}
+
+label_names <- function(nm, max = 5) {
+  paste0(paste0("'", utils::head(nm, max), "'", collapse = ", "),
+         if (length(nm) > max) paste0(" (and ", length(nm) - max, " more)"))
+}
+
+# Per-label values given with names (predict()'s `thresholds`): one per label,
+# matched by name, returned in the model's label order; an unknown or missing
+# name is an error rather than a value used by position.
+check_label_names <- function(v, labels, arg = "thresholds") {
+  nm <- names(v)
+  unknown <- unique(setdiff(nm, labels))
+  if (length(unknown))
+    stop_arg("'", arg, "' names ", label_names(ifelse(nzchar(unknown), unknown, "")),
+             ", not label(s) of the model (", label_names(labels), "); ",
+             "give one value per label named by the labels, or unnamed values in their order")
+  if (anyDuplicated(nm))
+    stop_arg("'", arg, "' names the label(s) ", label_names(unique(nm[duplicated(nm)])),
+             " more than once")
+  missing_labels <- setdiff(labels, nm)
+  if (length(missing_labels))
+    stop_arg("'", arg, "' has no value for the label(s) ", label_names(missing_labels),
+             ": name every label, or give one unnamed value for all")
+  v[labels]
 }

@@ -6,9 +6,22 @@
 #' `train` (`NULL`, or a logical vector marking the rows of a training part),
 #' `name` and `relation` (the ARFF relation name, or `NULL`).  [read_mulan()],
 #' [read_meka()] and [read_libsvm_ml()] return one; the bundled [yeast],
-#' [emotions] and [scene] are ones.  The object goes straight into [mlls()],
-#' [mddm()], [ssmddm()] and [ml_compare()] as `x`, with `y` left out, and so
-#' does an `mldr` object.
+#' [emotions] and [scene] are ones.  The object goes straight into the
+#' fitting and cross-validation functions that take one ([mlls()], [mddm()],
+#' [ssmddm()], [br()], [cplst()], [lewl()], [mlknn()], [iblr()], [mlml()],
+#' the `cv_*()` functions, [ml_cv()] and [ml_compare()]) as `x`, with `y` left
+#' out, and so does an `mldr` object.
+#'
+#' @section The train/test split:
+#' A fit (or a cross-validation, or [ml_compare()]) on an object with a split
+#' (`train` not `NULL`) learns from its training rows only, and `predict(fit,
+#' d)` scores its test rows (`predict(type = "prob")` of [pcc()] and
+#' [mlcrf()] then takes the test rows' labels when `y` is left out), so that
+#' Mulan's test files never leak into a fit.  The first such fit of a session
+#' says so in a message.  To use every row, drop the split first:
+#' `d$train <- NULL`; to choose other rows, give matrices:
+#' `mlls(d$x[rows, ], d$y[rows, ], ...)`.  Without a split every row is used
+#' both ways.
 #'
 #' `mlss_data()` builds one from its parts; `NA` is allowed in `x` and `y`
 #' (the solvers refuse it later).  `as_mlss_data()` converts:

@@ -282,26 +282,40 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
 }
 
 # The regression from x to Z: a list(predict = function(newx), type, model).
+# The predictors are made by user_predictor() and ridge_predictor(), whose
+# frames hold only what prediction needs: a closure made here would keep this
+# frame, x and Z, and through the unforced promises of its arguments the
+# caller's frame with the n x n kernel (117 MB in saveRDS() at n = 4000).
 lewl_regression <- function(x, Z, regressor, ridge, gamma) {
   if (is.function(regressor)) {
     f <- regressor(x, Z)
     if (!is.function(f))
       stop_arg("'regressor' must return a function(newx) (the predictor)")
-    pred <- function(newx) {
-      out <- as.matrix(f(newx))
-      if (!is.numeric(out) || nrow(out) != nrow(newx) || ncol(out) != ncol(Z))
-        stop_arg("the predictor returned by 'regressor' must give a ", nrow(newx), " x ",
-                 ncol(Z), " numeric matrix")
-      out
-    }
-    return(list(predict = pred, type = "user", model = f))
+    return(list(predict = user_predictor(f, ncol(Z)), type = "user", model = f))
   }
   kernel <- if (regressor == "kernel_ridge") "rbf"
   model <- mlls_solve(x, Z, alpha = 0, beta = ridge, r = 1L, intercept = TRUE,
                       kernel = kernel, gamma = gamma)
   model$labels <- colnames(Z)
   model$res <- NULL
-  list(predict = function(newx) mlls_scores(model, newx), type = regressor, model = model)
+  list(predict = ridge_predictor(model), type = regressor, model = model)
+}
+
+ridge_predictor <- function(model) {
+  force(model)
+  function(newx) mlls_scores(model, newx)
+}
+
+user_predictor <- function(f, k) {
+  force(f)
+  force(k)
+  function(newx) {
+    out <- as.matrix(f(newx))
+    if (!is.numeric(out) || nrow(out) != nrow(newx) || ncol(out) != k)
+      stop_arg("the predictor returned by 'regressor' must give a ", nrow(newx), " x ",
+               k, " numeric matrix")
+    out
+  }
 }
 
 # The adaptive threshold: the cut maximising F1 of the training scores on the

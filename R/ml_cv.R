@@ -31,8 +31,8 @@
 #' @param grid A named list of vectors, every combination of which is a grid
 #'   point, or a data frame with one grid point per row.
 #' @param predict `function(object, newx)` returning the n x m matrix of
-#'   scores (higher means more likely).  By default
-#'   `predict(object, newx, type = "score")`.
+#'   scores (higher means more likely; `NA` is an error naming the grid
+#'   point and the labels).  By default `predict(object, newx, type = "score")`.
 #' @param warm_start Pass each fold's previous model to `fit` as `init`?
 #' @param na_labels What to do with missing labels (`NA` in `y`):
 #'   `"refuse"` (the default: an error), `"keep"` (pass `y` with its `NA` to
@@ -99,10 +99,18 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
     if (warm_start) args["init"] <- list(init)
     do.call(fit, args)
   }
-  check_scores <- function(s, n) {
+  check_scores <- function(s, n, g) {
     if (!is.matrix(s) || !is.numeric(s) || nrow(s) != n || ncol(s) != ncol(y))
       stop_arg("'predict' must return a numeric matrix with one row per row of 'newx' ",
                "and one column per label")
+    # an NA score would drop out of the thresholds and measures without a word
+    if (anyNA(s)) {
+      bad <- which(colSums(is.na(s)) > 0)
+      stop_arg("'predict' returned NA for ", sum(is.na(s)), " score(s) at the grid point ",
+               grid_point_label(grid[g, , drop = FALSE]), ", label(s) ",
+               label_names(colnames(y)[bad]), ": it must give a score for every row ",
+               "and label")
+    }
     s
   }
   spec <- list(
@@ -112,9 +120,9 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
       tr <- state$train
       model <- fit_at(tr, grid[g, , drop = FALSE], state$init)
       va <- seq_len(nrow(x))[-tr]
-      scores <- check_scores(predict(model, x[va, , drop = FALSE]), length(va))
+      scores <- check_scores(predict(model, x[va, , drop = FALSE]), length(va), g)
       thr <- if (opt$thresholds == "train")
-        f1_thresholds(check_scores(predict(model, x[tr, , drop = FALSE]), length(tr)),
+        f1_thresholds(check_scores(predict(model, x[tr, , drop = FALSE]), length(tr), g),
                       y[tr, , drop = FALSE])$threshold
       list(scores = scores, thresholds = thr,
            state = if (warm_start) list(train = tr, init = model))
@@ -130,4 +138,9 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
   class(cv) <- c(paste0("cv_", class(cv$fit)[1]), "ml_cv")
   if (identical(class(cv)[1], "cv_mlls")) class(cv)[1] <- "cv_model"
   cv
+}
+
+# "beta = 0.1, alpha = 1": a grid point (one row of the grid) for a message.
+grid_point_label <- function(point) {
+  paste0(names(point), " = ", vapply(point, function(v) format(v[[1]]), ""), collapse = ", ")
 }

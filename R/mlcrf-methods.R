@@ -26,7 +26,11 @@
 #'   `"score"`: the marginal probabilities \eqn{p(y_l = 1 \mid x)}{p(y_l = 1 | x)}
 #'   (n x m); `"prob"`: \eqn{p(y_i \mid x_i)}{p(y_i | x_i)} of the given label
 #'   vectors `y`, one per row of `newx` (the input of `prob` in [ml_metrics()]).
-#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix of label vectors.
+#' @param y For `type = "prob"`: an n x m logical or 0/1 matrix (or data
+#'   frame) of label vectors, one per row of `newx`; its columns are matched
+#'   to the labels by name when it has column names (an error names a missing
+#'   label), else taken in the label order of the fit.  Left out when `newx`
+#'   is a data set with a train/test split: the labels of its test rows.
 #' @param inference `"auto"` (exact up to m = 20 labels), `"exact"` or
 #'   `"approximate"`.
 #' @param damping,maxit,tol Loopy belief propagation: damping in \[0, 1),
@@ -51,17 +55,16 @@ predict.mlcrf <- function(object, newx, type = c("class", "score", "prob"), y = 
   type <- match.arg(type)
   inference <- match.arg(inference)
   if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
+  data <- newx
   newx <- prediction_rows(object, newx, length(object$center), NULL)$x
   newx <- check_newx_columns(as_features(newx, "newx"), object$features, length(object$center))
   m <- length(object$labels)
   if (type == "prob") {
-    if (is.null(y)) stop_arg("type = \"prob\" needs the label vectors 'y', one per row of 'newx'")
-    y <- as_labels(y, nrow(newx), "y", na = "keep")
+    y <- prob_labels(y, data, object$labels, nrow(newx))
     if (anyNA(y))
       stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
                "vectors, and that of a vector with missing entries (a marginal) is not ",
                "computed")
-    if (ncol(y) != m) stop_arg("'y' must have ", m, " columns, one per label")
     y <- y + 0
   } else if (!is.null(y)) {
     stop_arg("'y' is only used with type = \"prob\"")

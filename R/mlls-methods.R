@@ -9,7 +9,7 @@
 #' @param type `"score"` for the real-valued scores, `"class"` for a logical
 #'   matrix of predicted labels (`score > threshold`).
 #' @param thresholds Per-label thresholds for `type = "class"` (one number, or
-#'   one per label); by default those stored in the fit.
+#'   one per label, matched by name when named); by default those stored in the fit.
 #' @param newdata The name base R's `predict()` methods use: the same as
 #'   `newx` (give one of them).
 #' @param na.action What to do with rows of the new data that have missing
@@ -125,9 +125,9 @@ check_thresholds <- function(thresholds, labels) {
   if (!is.numeric(thresholds) || anyNA(thresholds) ||
       !length(thresholds) %in% c(1L, length(labels)))
     stop_arg("'thresholds' must be one number or one per label (", length(labels), ")")
+  # named: matched by name (check_label_names() in input.R); by position only unnamed
+  if (!is.null(names(thresholds))) return(check_label_names(thresholds, labels))
   if (length(thresholds) == 1) thresholds <- rep(thresholds, length(labels))
-  if (!is.null(names(thresholds)) && setequal(names(thresholds), labels))
-    thresholds <- thresholds[labels]
   thresholds
 }
 

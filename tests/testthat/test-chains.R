@@ -73,7 +73,8 @@ test_that("PCC exact inference matches brute force; p(y | x) sums to 1", {
     expect_equal(unname(marg[i, ]), r$marginals, tolerance = 1e-12)
     expect_equal(unname(map[i, ]) + 0, unname(r$map))
     # p(y | x) of every vector: the brute force's, summing to 1
-    p <- predict(fit, newx[rep(i, nrow(V)), ], type = "prob", y = V)
+    # unnamed: by position (expand.grid's names Var1, ... are no labels)
+    p <- predict(fit, newx[rep(i, nrow(V)), ], type = "prob", y = unname(V))
     expect_equal(unname(p), r$p, tolerance = 1e-12, ignore_attr = TRUE)
     expect_equal(sum(p), 1, tolerance = 1e-12)
   }
@@ -164,7 +165,9 @@ test_that("bad input is refused with clear errors", {
   expect_warning(cc(x, y0), "'L2' have no positive example")
   fit <- pcc(x, y)
   expect_error(predict(fit, x, type = "prob"), "needs the label vectors")
-  expect_error(predict(fit, x, type = "prob", y = y[, 1:3]), "4 columns")
+  expect_error(predict(fit, x, type = "prob", y = unname(y[, 1:3])),
+               "'y' has 3 columns but the model has 4 labels")
+  expect_error(predict(fit, x, type = "prob", y = y[, 1:3]), "no column for the label\\(s\\) 'L4'")
   expect_error(predict(fit, x, y = y), "only used")
   expect_error(predict(fit, x[, 1:2]), "columns")
   expect_error(predict(fit, x, inference = "magic"), "should be one of")

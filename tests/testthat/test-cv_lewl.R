@@ -23,6 +23,16 @@ test_that("cv_lewl's out-of-fold scores equal refitting lewl() per fold", {
   expect_equal(cv$fit$D, ref$D, tolerance = 1e-8)
   expect_equal(cv$fit$thresholds, ref$thresholds)
   expect_equal(predict(cv, p$x[1:3, ]), predict(ref, p$x[1:3, ]), tolerance = 1e-8)
+  # the cross-validation object carries no n x n kernel of its refit either
+  # (it keeps x and y for refits at other points: linear in n)
+  size <- function(n) {
+    pn <- lewl_problem(n, 4, m = 3, seed = 2)
+    cvn <- cv_lewl(pn$x, pn$y, lambda = 1, beta = 0, k = 2, nfolds = 2, progress = FALSE)
+    length(serialize(cvn, NULL))
+  }
+  s400 <- size(400)
+  expect_lt(s400, 8 * 400^2 / 4)
+  expect_lt(s400 / size(200), 3)
   expect_error(cv_lewl(p$x, p$y, lambda = -1), "'lambda'")
   expect_error(cv_lewl(p$x, p$y, foo = 1), "unknown argument")
   expect_error(cv_lewl(p$x, p$y, k = 100), "'k'")

@@ -70,6 +70,32 @@ test_that("predict checks its new data", {
   expect_error(predict(fit, p$X, type = "class", thresholds = 1:2), "'thresholds' must be one number")
 })
 
+test_that("two feature columns of one name are refused, in training and in new data", {
+  X <- p$X
+  colnames(X) <- c("a", "b", "a", "c")
+  Y <- p$Y > 0
+  msg <- "'x' has more than one column named 'a': give every column its own name"
+  # every method that matches new columns by name goes through the one check
+  expect_error(mlls(X, Y, alpha = 1, beta = 1), msg)
+  expect_error(mddm(X, Y, k = 1), msg)
+  expect_error(ssmddm(X, Y, alpha = 1, beta = 1, k = 1), msg)
+  expect_error(br(X, Y), msg)
+  expect_error(mlcrf(X, Y, lambda_v = 0.1), msg)
+  expect_error(lewl(X, Y, k = 1), msg)
+  expect_error(mlls(Matrix::Matrix(X, sparse = TRUE), Y, alpha = 1, beta = 1), msg)
+  expect_error(mlls(as.data.frame(X, optional = TRUE), Y, alpha = 1, beta = 1), msg)
+  colnames(X) <- c("a", "b", "a", "b")
+  expect_error(mlls(X, Y, alpha = 1, beta = 1), "named 'a', 'b'")
+  # new data with two columns of one name could be matched either way
+  named <- p$X
+  colnames(named) <- c("a", "b", "c", "d")
+  fit <- mlls(named, Y, alpha = 1, beta = 1)
+  newx <- named[, c("a", "b", "c", "c")]
+  expect_error(predict(fit, newx), "'newx' has more than one column named 'c'")
+  # unique names in another order are still matched by name
+  expect_equal(predict(fit, named[, 4:1]), predict(fit, named))
+})
+
 test_that("as_labels() keeps, refuses or negates missing labels as asked", {
   y <- matrix(c(1, 0, NA, 1, -1, 1), 3, 2, dimnames = list(NULL, c("a", "b")))
   y[2, 2] <- NA

@@ -93,3 +93,64 @@ test_that("as_mldr() says when mldr is missing", {
     expect_match(paste(out, collapse = " "), msg)
   }
 })
+
+test_that("a data set's train/test split: fits learn from its training rows, predict() scores its test rows", {
+  e <- mlss::emotions
+  tr <- rep(c(TRUE, FALSE, TRUE), c(50, 40, 30))
+  d <- mlss_data(e$x[1:120, 1:8], e$y[1:120, ], train = tr, name = "small")
+  xtr <- d$x[tr, ]
+  ytr <- d$y[tr, ]
+  xte <- d$x[!tr, ]
+  # said once per session, naming the rows
+  assign("told", FALSE, envir = mlss:::split_state)
+  expect_message(fit <- mlls(d, alpha = 1, beta = 0.1),
+                 "Fitting on the 80 training rows of 'small'.*its 40 test rows")
+  expect_silent(mlls(d, alpha = 1, beta = 0.1))
+  ref <- mlls(xtr, ytr, alpha = 1, beta = 0.1)
+  expect_equal(fit$U, ref$U)
+  expect_identical(fit$nobs, 80L)
+  expect_equal(predict(fit, d), predict(ref, xte))
+  expect_equal(predict(fit, d, type = "class"), predict(ref, xte, type = "class"))
+  # every method that takes a data set, through the one conversion
+  same <- function(a, b, ...) expect_equal(predict(a, d, ...), predict(b, xte, ...))
+  same(mddm(d, k = 2), mddm(xtr, ytr, k = 2))
+  same(ssmddm(d, alpha = 1, beta = 0.1, k = 2), ssmddm(xtr, ytr, alpha = 1, beta = 0.1, k = 2))
+  same(br(d), br(xtr, ytr))
+  same(mlknn(d, k = 5), mlknn(xtr, ytr, k = 5), type = "score")
+  same(iblr(d, k = 5), iblr(xtr, ytr, k = 5), type = "score")
+  same(cplst(d, k = 2), cplst(xtr, ytr, k = 2))
+  same(lewl(d, k = 2), lewl(xtr, ytr, k = 2))
+  same(mlml(d), mlml(xtr, ytr))
+  # cross-validation folds over the training rows only
+  fid <- rep(1:3, length.out = 80)
+  a <- cv_mlls(d, alpha = c(0, 1), beta = c(0.1, 1), foldid = fid, progress = FALSE)
+  b <- cv_mlls(xtr, ytr, alpha = c(0, 1), beta = c(0.1, 1), foldid = fid, progress = FALSE)
+  expect_equal(a$cvm, b$cvm)
+  expect_length(a$foldid, 80)
+  expect_equal(predict(a, d), predict(b, xte))
+  expect_equal(cv_br(d, foldid = fid, progress = FALSE)$cvm,
+               cv_br(xtr, ytr, foldid = fid, progress = FALSE)$cvm)
+  fitfun <- function(x, y, beta) mlls(x, y, alpha = 0, beta = beta)
+  expect_equal(ml_cv(d, fit = fitfun, grid = list(beta = c(0.1, 1)), foldid = fid,
+                     progress = FALSE)$cvm,
+               ml_cv(xtr, ytr, fitfun, grid = list(beta = c(0.1, 1)), foldid = fid,
+                     progress = FALSE)$cvm)
+  meth <- list(ridge = function(x, y) mlls(x, y, alpha = 0, beta = 1))
+  set.seed(3)
+  cmp_d <- ml_compare(d, methods = meth, nfolds = 3, progress = FALSE)
+  set.seed(3)
+  cmp_m <- ml_compare(xtr, ytr, methods = meth, nfolds = 3, progress = FALSE)
+  expect_equal(cmp_d$value, cmp_m$value)
+  # type = "prob" of a data set: the labels of its test rows
+  fp <- pcc(xtr, ytr)
+  expect_equal(predict(fp, d, type = "prob"), predict(fp, xte, type = "prob", y = d$y[!tr, ]))
+  # no split: every row, both ways; a split without test rows cannot be predicted
+  whole <- d
+  whole$train <- NULL
+  expect_equal(mlls(whole, alpha = 1, beta = 0.1)$U,
+               mlls(d$x, d$y, alpha = 1, beta = 0.1)$U)
+  expect_identical(nrow(predict(fit, whole)), 120L)
+  all_train <- d
+  all_train$train <- rep(TRUE, 120)
+  expect_error(predict(fit, all_train), "'newx' is a data set whose train/test split has no test rows")
+})

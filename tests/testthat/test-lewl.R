@@ -157,6 +157,32 @@ test_that("predictions: scores, classes, thresholds, formula, sparse, regressors
                ignore_attr = TRUE)
 })
 
+test_that("a fit keeps no n x n matrix: its serialised size grows less than quadratically", {
+  # the predictor's closure once kept the kernel through an unforced promise:
+  # saveRDS() wrote 8 n^2 bytes and more while object.size() saw none of it
+  size <- function(n, ...) {
+    p <- lewl_problem(n, 4, m = 3, seed = 2)
+    length(serialize(lewl(p$x, p$y, k = 2, ...), NULL))
+  }
+  for (reg in c("ridge", "kernel_ridge")) {
+    s200 <- size(200, regressor = reg)
+    s400 <- size(400, regressor = reg)
+    expect_lt(s400, 8 * 400^2 / 10, label = paste(reg, "bytes at n = 400"))
+    expect_lt(s400 / s200, 3, label = paste(reg, "growth from n = 200 to 400"))
+  }
+  # a user's regressor: the fit holds the predictor it returned, nothing more of ours
+  p <- lewl_problem(400, 4, m = 3, seed = 2)
+  ols <- function(x, z) {
+    b <- qr.solve(cbind(1, x), z)
+    function(newx) cbind(1, newx) %*% b
+  }
+  # not this test's frame (which holds p), nor the test file's source references
+  ols <- utils::removeSource(ols)
+  environment(ols) <- globalenv()
+  fu <- lewl(p$x, p$y, k = 2, regressor = ols)
+  expect_lt(length(serialize(fu, NULL)), 8 * 400^2 / 10)
+})
+
 test_that("bad input gives clear errors", {
   p <- lewl_problem(30, 4, m = 4)
   x <- p$x

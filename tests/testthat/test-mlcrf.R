@@ -258,7 +258,10 @@ test_that("bad input gives clear errors", {
   expect_true(all(predict(fit, dat$x, type = "score")[, 2] < 1e-3))
   fit <- mlcrf(dat$x, dat$y, lambda_v = 0.1, lambda_w = 0.1)
   expect_error(predict(fit, dat$x, type = "prob"), "needs the label vectors")
-  expect_error(predict(fit, dat$x, type = "prob", y = dat$y[, 1:2]), "3 columns")
+  expect_error(predict(fit, dat$x, type = "prob", y = unname(dat$y[, 1:2])),
+               "'y' has 2 columns but the model has 3 labels")
+  expect_error(predict(fit, dat$x, type = "prob", y = dat$y[, 1:2]),
+               "no column for the label\\(s\\) '")
   expect_error(predict(fit, dat$x[, 1:2]), "columns")
   expect_error(mlcrf(dat$x, dat$y, lambda_v = 0.1, init = list()), "'init'")
   # exact inference forced where it is impossible
