@@ -40,7 +40,8 @@
 #' objective to about 1e-10; `grad_norm` reports the norm of the gradient at
 #' the returned weights.  A label whose solver stops at `max_iter` gives a
 #' warning, and so does one whose solver stalls (no decrease left in double
-#' precision while a Newton step still promised one); objective or gradient
+#' precision before the stopping rule held, as with a `tol` finer than the
+#' rounding of the gradient allows); objective or gradient
 #' values that overflow double precision (features near 1e155, or a huge
 #' `cost`) are an error that says to scale the features.
 #'

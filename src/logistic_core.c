@@ -112,8 +112,9 @@ static double dotm(int p, const double *u, const double *M, const double *v)
 /* Preconditioned truncated CG for min g's + 0.5 s'Hs within ||s||_M <= delta
  * (Steihaug; LIBLINEAR's trpcg with the full Jacobi preconditioner M, which
  * makes the steps and their test indifferent to the scale of each column).
- * Leaves the step in s and the residual -(g + Hs) in r; sets *boundary when the
- * step was cut at the trust region (not a Newton step).  At most max(p, 5)
+ * Leaves the step in s and the residual -(g + Hs) in r; sets *boundary to 1
+ * when the step was cut at the trust region, 2 when the iterations ran out
+ * before the residual test (neither is a Newton step).  At most max(p, 5)
  * iterations, which exact arithmetic never needs: rounding on a badly
  * conditioned Hessian could otherwise loop for ever. */
 static int trcg(lr_problem *P, double delta, const double *g, const double *M, double *s,
@@ -148,7 +149,7 @@ static int trcg(lr_problem *P, double delta, const double *g, const double *M, d
         for (int j = 0; j < p; j++) d[j] = zv[j] + beta * d[j];
         zTr = znew;
     }
-    if (cg_iter >= max_cg && sqrt(zTr) > cgtol) *boundary = 1;   /* not a Newton step */
+    if (!*boundary && cg_iter >= max_cg && sqrt(zTr) > cgtol) *boundary = 2;   /* capped */
     return cg_iter;
 }
 
@@ -273,10 +274,12 @@ int logistic_fit(const lin_rows *D, const double *y, const double *weight, doubl
         if ((actred <= 0 && prered <= 0) ||
             (fabs(actred) <= 1e-12 * fabs(f) && fabs(prered) <= 1e-12 * fabs(f)) ||
             !(delta > 0)) {
-            /* No decrease left in double precision: converged if a Newton step
-             * promised none either (the gradient test asked for more than the
-             * rounding of the gradient allows), stalled otherwise. */
-            status = !boundary && prered <= LOGISTIC_REL_DECREASE * fmax(1.0, fabs(f))
+            /* No decrease left in double precision: converged if the gradient
+             * test holds and a step inside the trust region promised none
+             * either (on a badly conditioned Hessian the conjugate gradients
+             * can run out before a full Newton step), stalled otherwise. */
+            status = gnorm <= eps_rel * gnorm0 && boundary != 1 &&
+                prered <= LOGISTIC_REL_DECREASE * fmax(1.0, fabs(f))
                 ? LOGISTIC_OK : LOGISTIC_STALLED;
             break;
         }

@@ -49,6 +49,21 @@ test_that("at the defaults the weights are the optimum, also with a column scale
   }
 })
 
+test_that("a large cost converges at the limit of double precision without a stall warning", {
+  e <- mlss::emotions
+  y <- e$y[, 2:3]
+  # the gradient test cannot be met in double precision here; a Newton step
+  # that promises nothing shows the optimum is reached
+  expect_warning(fit <- br(e$x, y, learner = "logistic", cost = 1e6), NA)
+  X <- cbind(e$x, 1)
+  for (l in 1:2) {
+    s <- 2 * y[, l] - 1
+    th <- unname(c(fit$W[, l], fit$intercept[l]))
+    f_ref <- lr_ref_obj(lr_ref_newton(X, s, 1e6), X, s, 1e6)
+    expect_lt((lr_ref_obj(th, X, s, 1e6) - f_ref) / f_ref, 1e-10)
+  }
+})
+
 test_that("at the defaults the weights are LiblineaR's at a tight tolerance on an unbalanced label", {
   skip_if_not_installed("LiblineaR")
   e <- mlss::emotions
