@@ -40,8 +40,10 @@
 #' objective to about 1e-10; `grad_norm` reports the norm of the gradient at
 #' the returned weights.  A label whose solver stops at `max_iter` gives a
 #' warning, and so does one whose solver stalls (no decrease left in double
-#' precision before the stopping rule held, as with a `tol` finer than the
-#' rounding of the gradient allows); objective or gradient
+#' precision while a step inside the trust region still promised one).  A
+#' `tol` finer than the rounding of the gradient allows ends, without a
+#' warning, where the objective no longer decreases and a Newton step promises
+#' no decrease either.  Objective or gradient
 #' values that overflow double precision (features near 1e155, or a huge
 #' `cost`) are an error that says to scale the features.
 #'

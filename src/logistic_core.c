@@ -274,12 +274,12 @@ int logistic_fit(const lin_rows *D, const double *y, const double *weight, doubl
         if ((actred <= 0 && prered <= 0) ||
             (fabs(actred) <= 1e-12 * fabs(f) && fabs(prered) <= 1e-12 * fabs(f)) ||
             !(delta > 0)) {
-            /* No decrease left in double precision: converged if the gradient
-             * test holds and a step inside the trust region promised none
-             * either (on a badly conditioned Hessian the conjugate gradients
-             * can run out before a full Newton step), stalled otherwise. */
-            status = gnorm <= eps_rel * gnorm0 && boundary != 1 &&
-                prered <= LOGISTIC_REL_DECREASE * fmax(1.0, fabs(f))
+            /* No decrease left in double precision: converged if a step inside
+             * the trust region promised none either (the gradient test asked
+             * for more than the rounding of the gradient allows, or, on a badly
+             * conditioned Hessian, the conjugate gradients ran out before a
+             * full Newton step), stalled otherwise. */
+            status = boundary != 1 && prered <= LOGISTIC_REL_DECREASE * fmax(1.0, fabs(f))
                 ? LOGISTIC_OK : LOGISTIC_STALLED;
             break;
         }
