@@ -1,6 +1,8 @@
 /* Trust-region Newton (TRON) for L2 logistic regression; see logistic_core.h.
  * The trust-region updates and the truncated conjugate gradient follow
- * Lin, Weng and Keerthi (2008), Algorithms 1 and 2, with LIBLINEAR's constants. */
+ * Lin, Weng and Keerthi (2008), Algorithms 1 and 2, with LIBLINEAR's constants;
+ * the conjugate gradients are preconditioned by diag(H) and the trust region
+ * measured in that norm, as in LIBLINEAR >= 2.20 (Hsia, Chiang and Lin 2018). */
 #include <math.h>
 #include <string.h>
 #include <R.h>
@@ -23,9 +25,14 @@ static double dot(int p, const double *a, const double *b)
     return s;
 }
 
+/* ||a||, scaled so that entries near 1e155 do not overflow when squared */
 static double nrm2(int p, const double *a)
 {
-    return sqrt(dot(p, a, a));
+    double m = 0.0, s = 0.0;
+    for (int j = 0; j < p; j++) m = fmax(m, fabs(a[j]));
+    if (m == 0.0 || !isfinite(m)) return m;
+    for (int j = 0; j < p; j++) { double t = a[j] / m; s += t * t; }
+    return m * sqrt(s);
 }
 
 /* log(1 + exp(-t)) without overflow */
@@ -66,36 +73,83 @@ static void lr_hv(lr_problem *P, const double *s, double *Hs)
     }
 }
 
-/* Truncated CG for min g's + 0.5 s'Hs within ||s|| <= delta (Steihaug).
- * Leaves the step in s and the residual -(g + Hs) in r. */
-static int trcg(lr_problem *P, double delta, const double *g, double *s, double *r,
-                double *d, double *Hd)
+/* M = diag(H) at the point of the last lr_grad() call: 1 + sum_i Dd_i x~_ij^2,
+ * the Jacobi preconditioner of the conjugate gradients. */
+static void lr_diag(lr_problem *P, double *M)
 {
-    int p = P->p, cg_iter = 0;
+    const lin_rows *D = P->D;
+    int d = D->d, q = D->q;
+    for (int j = 0; j < P->p; j++) M[j] = 1.0;
+    for (int i = 0; i < P->n; i++) {
+        double a = P->Dd[i];
+        if (a == 0.0) continue;
+        if (d > 0) {
+            double ax = a * D->xscale * D->xscale;
+            if (D->ind) {
+                for (int k = D->ptr[i]; k < D->ptr[i + 1]; k++)
+                    M[D->ind[k]] += ax * D->x[k] * D->x[k];
+            } else {
+                const double *xi = D->x + (size_t) i * d;
+                for (int j = 0; j < d; j++) M[j] += ax * xi[j] * xi[j];
+            }
+        }
+        if (q > 0) {
+            const double *zi = D->z + (size_t) i * q;
+            for (int k = 0; k < q; k++) M[d + k] += a * zi[k] * zi[k];
+        }
+        if (D->bias != 0.0) M[d + q] += a * D->bias * D->bias;
+    }
+}
+
+/* u'diag(M)v */
+static double dotm(int p, const double *u, const double *M, const double *v)
+{
+    double s = 0.0;
+    for (int j = 0; j < p; j++) s += u[j] * M[j] * v[j];
+    return s;
+}
+
+/* Preconditioned truncated CG for min g's + 0.5 s'Hs within ||s||_M <= delta
+ * (Steihaug; LIBLINEAR's trpcg with the full Jacobi preconditioner M, which
+ * makes the steps and their test indifferent to the scale of each column).
+ * Leaves the step in s and the residual -(g + Hs) in r; sets *boundary to 1
+ * when the step was cut at the trust region, 2 when the iterations ran out
+ * before the residual test (neither is a Newton step).  At most max(p, 5)
+ * iterations, which exact arithmetic never needs: rounding on a badly
+ * conditioned Hessian could otherwise loop for ever. */
+static int trcg(lr_problem *P, double delta, const double *g, const double *M, double *s,
+                double *r, double *d, double *Hd, double *zv, int *boundary)
+{
+    int p = P->p, cg_iter = 0, max_cg = p > 5 ? p : 5;
     const double eps_cg = 0.1;
-    for (int j = 0; j < p; j++) { s[j] = 0.0; r[j] = -g[j]; d[j] = r[j]; }
-    double cgtol = eps_cg * nrm2(p, g), rTr = dot(p, r, r);
-    while (sqrt(rTr) > cgtol) {
+    *boundary = 0;
+    for (int j = 0; j < p; j++) {
+        s[j] = 0.0; r[j] = -g[j]; zv[j] = r[j] / M[j]; d[j] = zv[j];
+    }
+    double zTr = dot(p, zv, r), cgtol = eps_cg * sqrt(zTr);
+    while (sqrt(zTr) > cgtol && cg_iter < max_cg) {
         cg_iter++;
         lr_hv(P, d, Hd);
         double dHd = dot(p, d, Hd);
         if (!(dHd > 0)) break;
-        double alpha = rTr / dHd;
+        double alpha = zTr / dHd;
         for (int j = 0; j < p; j++) s[j] += alpha * d[j];
-        if (nrm2(p, s) > delta) {
+        if (sqrt(dotm(p, s, M, s)) > delta) {
             /* back to the previous iterate, then to the boundary along d */
             for (int j = 0; j < p; j++) s[j] -= alpha * d[j];
-            double std = dot(p, s, d), sts = dot(p, s, s), dtd = dot(p, d, d);
+            double std = dotm(p, s, M, d), sts = dotm(p, s, M, s), dtd = dotm(p, d, M, d);
             double dsq = delta * delta, rad = sqrt(std * std + dtd * (dsq - sts));
             alpha = std >= 0 ? (dsq - sts) / (std + rad) : (rad - std) / dtd;
             for (int j = 0; j < p; j++) { s[j] += alpha * d[j]; r[j] -= alpha * Hd[j]; }
+            *boundary = 1;
             break;
         }
-        for (int j = 0; j < p; j++) r[j] -= alpha * Hd[j];
-        double rnew = dot(p, r, r), beta = rnew / rTr;
-        for (int j = 0; j < p; j++) d[j] = r[j] + beta * d[j];
-        rTr = rnew;
+        for (int j = 0; j < p; j++) { r[j] -= alpha * Hd[j]; zv[j] = r[j] / M[j]; }
+        double znew = dot(p, zv, r), beta = znew / zTr;
+        for (int j = 0; j < p; j++) d[j] = zv[j] + beta * d[j];
+        zTr = znew;
     }
+    if (!*boundary && cg_iter >= max_cg && sqrt(zTr) > cgtol) *boundary = 2;   /* capped */
     return cg_iter;
 }
 
@@ -124,6 +178,17 @@ double logistic_objective(const lin_rows *D, const double *y, const double *weig
     return lr_fun(&P, w);
 }
 
+double logistic_grad_norm(const lin_rows *D, const double *y, const double *weight,
+                          double C, const double *w)
+{
+    lr_problem P;
+    lr_setup(&P, D, y, weight, C);
+    double *g = (double *) R_alloc((size_t) P.p + 1, sizeof(double));
+    lr_fun(&P, w);
+    lr_grad(&P, w, g);
+    return nrm2(P.p, g);
+}
+
 int logistic_fit(const lin_rows *D, const double *y, const double *weight, double C,
                  double eps, int max_iter, double *w, int *iter)
 {
@@ -138,8 +203,10 @@ int logistic_fit(const lin_rows *D, const double *y, const double *weight, doubl
     double *d = (double *) R_alloc((size_t) p, sizeof(double));
     double *Hd = (double *) R_alloc((size_t) p, sizeof(double));
     double *w_new = (double *) R_alloc((size_t) p, sizeof(double));
+    double *M = (double *) R_alloc((size_t) p, sizeof(double));
+    double *zv = (double *) R_alloc((size_t) p, sizeof(double));
 
-    /* LIBLINEAR's stopping rule, relative to the gradient at w = 0 */
+    /* LIBLINEAR's gradient test, relative to the gradient at w = 0 */
     int pos = 0;
     for (int i = 0; i < n; i++) pos += P.y[i] > 0;
     int fewer = pos < n - pos ? pos : n - pos;
@@ -151,18 +218,38 @@ int logistic_fit(const lin_rows *D, const double *y, const double *weight, doubl
 
     double f = lr_fun(&P, w);
     lr_grad(&P, w, g);
-    double gnorm = nrm2(p, g), delta = gnorm;
+    double gnorm = nrm2(p, g);
+    lr_diag(&P, M);
+    for (int j = 0; j < p; j++) zv[j] = g[j] / sqrt(M[j]);
+    double delta = nrm2(p, zv);   /* ||g|| in the norm M^-1 */
     *iter = 0;
-    if (gnorm <= eps_rel * gnorm0) return LOGISTIC_OK;
+    /* Inf compared with Inf would pass every test below with w untouched */
+    if (!isfinite(f) || !isfinite(gnorm0) || !isfinite(gnorm) || !isfinite(delta) ||
+        !isfinite(nrm2(p, M)))
+        return LOGISTIC_NONFINITE;
     int k = 1;
     while (k <= max_iter) {
         R_CheckUserInterrupt();
-        trcg(&P, delta, g, s, r, d, Hd);
+        int boundary;
+        trcg(&P, delta, g, M, s, r, d, Hd, zv, &boundary);
         for (int j = 0; j < p; j++) w_new[j] = w[j] + s[j];
         double gs = dot(p, g, s);
         double prered = -0.5 * (gs - dot(p, s, r));
+        if (!isfinite(prered)) { status = LOGISTIC_NONFINITE; break; }
+        /* Converged: the gradient test, and a Newton step (inside the trust
+         * region) that promises a relative decrease below LOGISTIC_REL_DECREASE.
+         * The second test is invariant to the scale of the features, which
+         * the first one, dominated by the largest column, is not. */
+        if (gnorm <= eps_rel * gnorm0 && !boundary &&
+            prered <= LOGISTIC_REL_DECREASE * fmax(1.0, fabs(f))) {
+            double fnew = lr_fun(&P, w_new);   /* take the step when it helps */
+            if (fnew < f) memcpy(w, w_new, sizeof(double) * (size_t) p);
+            status = LOGISTIC_OK;
+            break;
+        }
         double fnew = lr_fun(&P, w_new);
-        double actred = f - fnew, snorm = nrm2(p, s);
+        if (!isfinite(fnew)) fnew = INFINITY;   /* an overflowing step is rejected */
+        double actred = f - fnew, snorm = sqrt(dotm(p, s, M, s));
         if (k == 1 && snorm < delta) delta = snorm;
         double alpha = fnew - f - gs <= 0 ? sigma3
             : fmax(sigma1, -0.5 * (gs / (fnew - f - gs)));
@@ -181,11 +268,19 @@ int logistic_fit(const lin_rows *D, const double *y, const double *weight, doubl
             f = fnew;
             lr_grad(&P, w, g);
             gnorm = nrm2(p, g);
-            if (gnorm <= eps_rel * gnorm0) { status = LOGISTIC_OK; break; }
+            lr_diag(&P, M);
+            if (!isfinite(gnorm) || !isfinite(nrm2(p, M))) { status = LOGISTIC_NONFINITE; break; }
         }   /* a rejected step leaves g and the Hessian weights of w in place */
         if ((actred <= 0 && prered <= 0) ||
-            (fabs(actred) <= 1e-12 * fabs(f) && fabs(prered) <= 1e-12 * fabs(f))) {
-            status = LOGISTIC_STALLED;
+            (fabs(actred) <= 1e-12 * fabs(f) && fabs(prered) <= 1e-12 * fabs(f)) ||
+            !(delta > 0)) {
+            /* No decrease left in double precision: converged if a step inside
+             * the trust region promised none either (the gradient test asked
+             * for more than the rounding of the gradient allows, or, on a badly
+             * conditioned Hessian, the conjugate gradients ran out before a
+             * full Newton step), stalled otherwise. */
+            status = boundary != 1 && prered <= LOGISTIC_REL_DECREASE * fmax(1.0, fabs(f))
+                ? LOGISTIC_OK : LOGISTIC_STALLED;
             break;
         }
     }

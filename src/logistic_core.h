@@ -6,9 +6,13 @@
  * x~_i are the rows of a lin_rows (bias as an extra, penalised feature),
  * y_i in {-1, +1} (or {0, 1}, read as 0 -> -1), c_i optional instance weights
  * (NULL: all 1).  w (lin_dim entries) holds the starting point on entry (zeros
- * for a cold start) and the solution on exit.  Stops when
- * ||grad f(w)|| <= eps * max(min(#pos, #neg), 1) / n * ||grad f(0)||, as
- * LIBLINEAR does, so that a warm start stops at the same accuracy.
+ * for a cold start) and the solution on exit.  Stops when both
+ *   ||grad f(w)|| <= eps * max(min(#pos, #neg), 1) / n * ||grad f(0)||
+ * (LIBLINEAR's test, so that a warm start stops at the same accuracy) and a
+ * Newton step from w (one that the trust region did not cut) predicts a
+ * decrease of f below LOGISTIC_REL_DECREASE * max(1, |f(w)|); the step is then
+ * taken.  The second test does not depend on the scale of the features: on a
+ * column multiplied by 1e6 the first one alone stops far from the optimum.
  * Uses R_alloc scratch and R_CheckUserInterrupt only.
  */
 #ifndef MLSS_LOGISTIC_CORE_H
@@ -19,12 +23,20 @@
 #define LOGISTIC_OK 0
 #define LOGISTIC_MAXITER 1    /* max_iter Newton steps without convergence */
 #define LOGISTIC_STALLED 2    /* no further decrease possible (numerical limit) */
+#define LOGISTIC_NONFINITE 3  /* the objective or its gradient overflows at the start
+                                 or along the way: features or cost too large */
+
+#define LOGISTIC_REL_DECREASE 1e-10
 
 int logistic_fit(const lin_rows *D, const double *y, const double *weight, double C,
                  double eps, int max_iter, double *w, int *iter);
 
 /* The objective above at w (for the glue and the tests). */
 double logistic_objective(const lin_rows *D, const double *y, const double *weight,
+                          double C, const double *w);
+
+/* ||grad f(w)||, the gradient of the objective above. */
+double logistic_grad_norm(const lin_rows *D, const double *y, const double *weight,
                           double C, const double *w);
 
 #endif

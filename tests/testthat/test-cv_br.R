@@ -27,3 +27,34 @@ test_that("cv_br's out-of-fold scores equal refitting br() per fold", {
   expect_error(cv_br(X, Y, cost = c(0, 1)), "'cost'")
   expect_error(cv_br(X, Y, lambda = 1), "unknown argument")
 })
+
+test_that("the linear SVM's fits and cv_br() are a function of the data alone", {
+  e <- mlss::emotions
+  x <- scale(e$x[1:200, ])
+  y <- e$y[1:200, ]
+  # visiting orders from a fixed seed: the R stream neither decides the fit nor moves
+  set.seed(1)
+  a <- br(x, y, learner = "svm", cost = 0.01)
+  s1 <- .Random.seed
+  set.seed(2)
+  b <- br(x, y, learner = "svm", cost = 0.01)
+  expect_identical(a$W, b$W)
+  expect_identical(a$dual, b$dual)
+  set.seed(1)
+  expect_identical(s1, .Random.seed)
+  foldid <- rep(1:3, length.out = 200)
+  runs <- lapply(1:2, function(seed) {
+    set.seed(seed)
+    cv_br(x, y, learner = "svm", cost = 10^(-3:0), foldid = foldid, progress = FALSE)
+  })
+  expect_identical(runs[[1]]$cvm, runs[[2]]$cvm)
+  expect_identical(runs[[1]]$cost_best, runs[[2]]$cost_best)
+  expect_identical(coef(runs[[1]]$fit), coef(runs[[2]]$fit))
+  # and with the folds drawn from the seed, twice from the same seed
+  runs <- lapply(1:2, function(i) {
+    set.seed(1)
+    cv_br(x, y, learner = "svm", cost = 10^(-3:0), nfolds = 3, progress = FALSE)
+  })
+  expect_identical(runs[[1]]$cvm, runs[[2]]$cvm)
+  expect_identical(coef(runs[[1]]$fit), coef(runs[[2]]$fit))
+})
