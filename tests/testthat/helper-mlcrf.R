@@ -122,3 +122,47 @@ crf_ref_synthetic <- function(design, n = 500) {
   colnames(y) <- paste0("y", 1:3)
   list(x = x, y = y)
 }
+
+# The gradient of the smooth part of crf_ref_objective() (loss / n, the node
+# ridges, the tiny intercept ridge and the edge ridge `ridge`), vectorised.
+# Derived from the tables, not expanded by hand: the log-odds of y_a is
+# phi(1, y_b) - phi(0, y_b), so d z_a / d phi(s, t) = [t = y_b] (2 s - 1), and
+# likewise d z_b / d phi(s, t) = [s = y_a] (2 t - 1).
+crf_ref_gradient <- function(theta, xs, y, from, to, K, lambda_v, lambda0, ridge) {
+  n <- nrow(xs); m <- ncol(y)
+  X1 <- cbind(1, xs)
+  pot <- X1 %*% theta
+  cfg <- if (K == 3) list(c(0, 1), c(1, 0), c(1, 1)) else list(c(1, 1))
+  z <- pot[, seq_len(m), drop = FALSE]
+  for (e in seq_along(from)) {
+    a <- from[e]; b <- to[e]
+    for (k in seq_len(K)) {
+      s <- cfg[[k]][1]; t <- cfg[[k]][2]; c <- pot[, m + (e - 1) * K + k]
+      z[, a] <- z[, a] + c * (y[, b] == t) * (2 * s - 1)
+      z[, b] <- z[, b] + c * (y[, a] == s) * (2 * t - 1)
+    }
+  }
+  r <- stats::plogis(z) - y            # d loss / d log-odds
+  D <- matrix(0, n, ncol(theta))
+  D[, seq_len(m)] <- r
+  for (e in seq_along(from)) {
+    a <- from[e]; b <- to[e]
+    for (k in seq_len(K)) {
+      s <- cfg[[k]][1]; t <- cfg[[k]][2]
+      D[, m + (e - 1) * K + k] <- r[, a] * (y[, b] == t) * (2 * s - 1) +
+        r[, b] * (y[, a] == s) * (2 * t - 1)
+    }
+  }
+  g <- crossprod(X1, D) / n
+  V <- theta[, seq_len(m), drop = FALSE]
+  g[-1, seq_len(m)] <- g[-1, seq_len(m)] + 2 * rep(lambda_v, each = nrow(V) - 1) * V[-1, ]
+  g[1, seq_len(m)] <- g[1, seq_len(m)] + 2 * lambda0 * V[1, ]
+  g[, -seq_len(m)] <- g[, -seq_len(m)] + 2 * ridge * theta[, -seq_len(m)]
+  g
+}
+
+# A coefficient matrix reported on the scale of x back on the standardised one.
+crf_ref_to_standard <- function(coef, center, scale) {
+  b <- coef[-1, , drop = FALSE]
+  rbind(coef[1, ] + colSums(b * center), b * scale)
+}
