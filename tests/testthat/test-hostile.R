@@ -656,9 +656,12 @@ test_that("cross-validation in forked workers returns after OpenMP ran in the pa
     "           foldid = f, parallel = 2, progress = FALSE)$cvm",
     "h <- ml_cv(X, Y, fit = function(x, y, k) iblr(x, y, k = k), grid = data.frame(k = c(3, 5)),",
     "           foldid = f, progress = FALSE)$cvm",
-    "cat('same', isTRUE(all.equal(a, b)), isTRUE(all.equal(g, h)), '\\n')"))
+    "l1 <- cv_lewl(X, Y, lambda = 1, beta = c(0, 1), knn = 3, foldid = f, parallel = 2,",
+    "              progress = FALSE)$cvm",
+    "l2 <- cv_lewl(X, Y, lambda = 1, beta = c(0, 1), knn = 3, foldid = f, progress = FALSE)$cvm",
+    "cat('same', isTRUE(all.equal(a, b)), isTRUE(all.equal(g, h)), isTRUE(all.equal(l1, l2)), '\\n')"))
   expect_identical(res$status, 0L, info = paste(res$out, collapse = "\n"))
-  expect_true(any(grepl("same TRUE TRUE", res$out)), info = paste(res$out, collapse = "\n"))
+  expect_true(any(grepl("same TRUE TRUE TRUE", res$out)), info = paste(res$out, collapse = "\n"))
 })
 
 # ---- reproducible parallel cross-validation ----
