@@ -523,6 +523,7 @@ write_mulan <- function(data, arff, xml = sub("(\\.arff)?(\\.gz)?$", ".xml", arf
               paste("@attribute", arff_quote(features), "numeric"),
               paste("@attribute", arff_quote(colnames(y)), "{0,1}"), "", "@data")
   if (sparse) {
+    check_sparse_slots(x, "data$x")
     xt <- Matrix::t(methods::as(methods::as(x, "CsparseMatrix"), "dMatrix"))
     nx <- native_matrix(methods::as(xt, "generalMatrix"))
   } else {

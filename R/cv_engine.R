@@ -210,12 +210,17 @@ warn_sparse_labels <- function(y, foldid) {
             "only one fold: that fold's training part has none", call. = FALSE)
 }
 
-# The number of threads of the package's own C loops (not the BLAS's).
+# The number of threads of the package's own C loops (not the BLAS's): the
+# option, at most the cores (more cannot help, and libgomp ends the session
+# when it cannot create them).  The C side (src/threads.c) caps again and
+# runs one thread in a forked worker.
 mlss_threads <- function() {
   n <- getOption("mlss.threads", 2L)
   if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1)
     stop_arg("option 'mlss.threads' must be a number >= 1")
-  as.integer(n)
+  cores <- parallel::detectCores()
+  if (!is.na(cores) && cores >= 1) n <- min(n, cores)
+  as.integer(min(n, .Machine$integer.max))
 }
 
 # lapply() over the folds, in parallel when asked: through future.apply when
@@ -234,8 +239,17 @@ fold_apply <- function(folds, fun, parallel, tick) {
   backend <- parallel_backend(parallel)
   res <- switch(backend,
                 future = future.apply::future_lapply(folds, fun, future.seed = TRUE),
-                multicore = parallel::mclapply(folds, fun, mc.cores = workers(parallel),
-                                               mc.set.seed = TRUE),
+                multicore = {
+                  # mclapply() reseeds its workers from the clock under R's
+                  # default RNG: each fold gets a seed drawn here instead, so
+                  # that set.seed() reproduces the result whatever the RNG kind
+                  # and the number of workers
+                  seeds <- sample.int(.Machine$integer.max, length(folds))
+                  parallel::mclapply(seq_along(folds), function(t) {
+                    set.seed(seeds[t])
+                    fun(folds[t])
+                  }, mc.cores = workers(parallel), mc.set.seed = FALSE)
+                },
                 sequential = lapply(folds, fun))
   failed <- vapply(res, inherits, NA, "try-error")
   if (any(failed)) stop(attr(res[[which(failed)[1]]], "condition"))

@@ -71,7 +71,8 @@
 #'   future.apply is installed; otherwise, and with a number, the folds run in
 #'   forked processes of `parallel::mclapply()` (`getOption("mc.cores", 2L)`
 #'   workers for `TRUE`; not on Windows).  The package's own C loops use
-#'   `getOption("mlss.threads", 2L)` threads.
+#'   `getOption("mlss.threads", 2L)` threads (at most the cores, one in a forked
+#'   worker); `set.seed()` reproduces a parallel run.
 #' @param progress Show a text progress bar (one step per fold and per grid
 #'   point).
 #' @param ... For the formula method, arguments passed to the default method.

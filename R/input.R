@@ -26,6 +26,7 @@ as_features <- function(x, arg = "x") {
                      "dMatrix")
     check_dims(dim(x), arg)
     check_unique_columns(colnames(x), arg)
+    check_sparse_slots(x, arg)
     if (!all(is.finite(range(x@x, 0))))
       stop_arg("'", arg, "' contains NA, NaN or infinite values")
     return(x)
@@ -297,6 +298,16 @@ check_tol <- function(tol, x) {
   if (!is.numeric(tol) || length(tol) != 1 || is.na(tol) || !(tol >= 0 && tol < 1))
     stop_arg("'tol' must be a number in [0, 1)")
   as.numeric(tol)
+}
+
+# A dgCMatrix whose slots were edited by hand skips Matrix's validity check:
+# refuse it (src/glue.c says why, O(nnz)) before any code, ours or Matrix's,
+# reads an index.
+check_sparse_slots <- function(x, arg) {
+  if (!inherits(x, "dgCMatrix")) return(invisible(x))
+  bad <- .Call(C_sparse_problem_call, native_matrix(x), arg)
+  if (!is.null(bad)) stop_arg(bad)
+  invisible(x)
 }
 
 # Arguments for the C glue: the slots of a dgCMatrix or a dense matrix.

@@ -125,7 +125,7 @@ SEXP arff_read_rows(SEXP bytes, SEXP role, SEXP target, SEXP values, SEXP omitte
  * dgCMatrix, written as sparse rows; y: n x m logical. */
 SEXP arff_format_rows(SEXP x, SEXP y)
 {
-    mlss_mat X = unpack_matrix(x);
+    mlss_mat X = unpack_matrix(x, "data$x");
     int sparse = X.i != NULL;
     int n = sparse ? X.ncol : X.nrow, d = sparse ? X.nrow : X.ncol;
     if (!Rf_isLogical(y) || Rf_nrows(y) != n) Rf_error("internal: y must be logical with %d rows", n);

@@ -21,29 +21,15 @@ lin_rows build_rows(SEXP spec)
     D.bias = Rf_asReal(VECTOR_ELT(spec, 3));
     D.n = -1;
     if (!Rf_isNull(nat)) {
-        mlss_mat X = unpack_matrix(nat);
+        mlss_mat X = unpack_matrix(nat, "x");
         int n = X.nrow, d = X.ncol;
         D.n = n;
         D.d = d;
         if (X.i) {
-            R_xlen_t nnz = X.p[d];
-            int *ptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
-            int *ind = (int *) R_alloc((size_t) nnz + 1, sizeof(int));
-            double *val = (double *) R_alloc((size_t) nnz + 1, sizeof(double));
-            int *next = (int *) R_alloc((size_t) n + 1, sizeof(int));
-            memset(ptr, 0, sizeof(int) * ((size_t) n + 1));
-            for (R_xlen_t k = 0; k < nnz; k++) ptr[X.i[k] + 1]++;
-            for (int i = 0; i < n; i++) ptr[i + 1] += ptr[i];
-            memcpy(next, ptr, sizeof(int) * (size_t) n);
-            for (int j = 0; j < d; j++)
-                for (int k = X.p[j]; k < X.p[j + 1]; k++) {
-                    int pos = next[X.i[k]]++;
-                    ind[pos] = j;
-                    val[pos] = X.x[k];
-                }
-            D.x = val;
-            D.ind = ind;
-            D.ptr = ptr;
+            csr_rows R = csc_to_csr(&X);
+            D.x = R.val;
+            D.ind = R.ind;
+            D.ptr = R.ptr;
         } else {
             double *xr = (double *) R_alloc((size_t) n * d, sizeof(double));
             for (int j = 0; j < d; j++)

@@ -138,7 +138,7 @@ static void project_rows(const mlss_mat *X, const int *rows, int k, const double
 SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
                             SEXP train_out, SEXP beta_min)
 {
-    mlss_mat X = unpack_matrix(x);
+    mlss_mat X = unpack_matrix(x, "x");
     int n = X.nrow, d = X.ncol, n_tr = (int) XLENGTH(train), n_va = n - n_tr;
     int m = Rf_ncols(ytr), mode = Rf_asInteger(train_out), centre = Rf_asLogical(intercept);
     if (!Rf_isInteger(train) || n_tr < 1 || n_va < 1)
@@ -286,7 +286,7 @@ SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r)
  * means of x when centre: the input of cv_mlls_prepare_gram() for linear MLLS. */
 SEXP gram_matrix(SEXP x, SEXP centre)
 {
-    mlss_mat X = unpack_matrix(x);
+    mlss_mat X = unpack_matrix(x, "x");
     double *mu = centre_features(&X, Rf_asLogical(centre));
     SEXP K = PROTECT(Rf_allocMatrix(REALSXP, X.nrow, X.nrow));
     gram_outer(&X, X.i ? mu : NULL, REAL(K));

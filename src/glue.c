@@ -3,12 +3,65 @@
 #include <R.h>
 #include <Rinternals.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include "mlss.h"
 
+/* Why the slots of a CSC matrix cannot be trusted, into msg (NULL when they
+ * can): a dgCMatrix built with new() and edited through @i, or made by other
+ * code, skips Matrix's validity method, and one bad row index is a write out
+ * of bounds in every product.  O(nnz).  Row indices must increase strictly
+ * within a column, as Matrix requires: a repeated one would be added here but
+ * is read otherwise by Matrix itself. */
+static const char *csc_problem(int nrow, int ncol, const int *i, R_xlen_t ni, const int *p,
+                               R_xlen_t np, R_xlen_t nx, const char *arg, char *msg, size_t len)
+{
+    char fix[160];
+    snprintf(fix, sizeof fix, "Matrix::validObject(%s) reports it; rebuild it with "
+             "Matrix::sparseMatrix()", arg);
+    if (np != (R_xlen_t) ncol + 1) {
+        snprintf(msg, len, "'%s' is a malformed dgCMatrix: its p slot has %lld entries, "
+                 "not ncol + 1 = %lld; %s", arg, (long long) np, (long long) ncol + 1, fix);
+        return msg;
+    }
+    if (p[0] != 0) {
+        snprintf(msg, len, "'%s' is a malformed dgCMatrix: p[1] is %d, not 0; %s", arg, p[0], fix);
+        return msg;
+    }
+    for (int j = 0; j < ncol; j++)
+        if (p[j + 1] < p[j]) {
+            snprintf(msg, len, "'%s' is a malformed dgCMatrix: its column pointers (p) "
+                     "decrease at column %d; %s", arg, j + 1, fix);
+            return msg;
+        }
+    if ((R_xlen_t) p[ncol] != ni || ni != nx) {
+        snprintf(msg, len, "'%s' is a malformed dgCMatrix: p ends at %d but i has %lld "
+                 "and x %lld entries; %s", arg, p[ncol], (long long) ni, (long long) nx, fix);
+        return msg;
+    }
+    for (int j = 0; j < ncol; j++)
+        for (int k = p[j]; k < p[j + 1]; k++) {
+            if (i[k] < 0 || i[k] >= nrow) {
+                snprintf(msg, len, "'%s' is a malformed dgCMatrix: row index %d in column %d "
+                         "is outside 0..%d; %s", arg, i[k], j + 1, nrow - 1, fix);
+                return msg;
+            }
+            if (k > p[j] && i[k] <= i[k - 1]) {
+                snprintf(msg, len, "'%s' is a malformed dgCMatrix: the row indices of column "
+                         "%d are not strictly increasing (row %d repeated or out of order), "
+                         "as Matrix::validObject(%s) reports; sum duplicated entries and sort "
+                         "them with as(as(%s, \"TsparseMatrix\"), \"CsparseMatrix\")",
+                         arg, j + 1, i[k], arg, arg);
+                return msg;
+            }
+        }
+    return NULL;
+}
+
 /* A list(x, i, p, dim) made by native_matrix() in R: a dense matrix (i and p
- * NULL) or the slots of a dgCMatrix. */
-mlss_mat unpack_matrix(SEXP nat)
+ * NULL) or the slots of a dgCMatrix, which are checked (csc_problem()).  `arg`
+ * names the argument for the error. */
+mlss_mat unpack_matrix(SEXP nat, const char *arg)
 {
     mlss_mat X = {0, 0, NULL, NULL, NULL};
     if (!Rf_isNewList(nat) || XLENGTH(nat) != 4) Rf_error("internal: expected a native matrix list");
@@ -24,13 +77,38 @@ mlss_mat unpack_matrix(SEXP nat)
         if (XLENGTH(x) != (R_xlen_t) X.nrow * X.ncol) Rf_error("internal: x has the wrong length");
         return X;
     }
-    if (!Rf_isInteger(xi) || !Rf_isInteger(xp) || XLENGTH(xp) != (R_xlen_t) X.ncol + 1)
-        Rf_error("internal: malformed sparse matrix");
+    if (!Rf_isInteger(xi) || !Rf_isInteger(xp))
+        Rf_error("'%s' is a malformed dgCMatrix: its i and p slots must be integer", arg);
+    char msg[512];
+    if (csc_problem(X.nrow, X.ncol, INTEGER(xi), XLENGTH(xi), INTEGER(xp), XLENGTH(xp),
+                    XLENGTH(x), arg, msg, sizeof msg))
+        Rf_error("%s", msg);
     X.i = INTEGER(xi);
     X.p = INTEGER(xp);
-    if (X.p[0] != 0 || X.p[X.ncol] != XLENGTH(xi) || XLENGTH(xi) != XLENGTH(x))
-        Rf_error("internal: malformed sparse matrix");
     return X;
+}
+
+/* For as_features() in R: the message of csc_problem() for a native matrix,
+ * or NULL, so that the error reaches the user from R (without a call) before
+ * Matrix's own code or ours reads an index. */
+SEXP sparse_problem_call(SEXP nat, SEXP arg)
+{
+    if (!Rf_isNewList(nat) || XLENGTH(nat) != 4 || !Rf_isString(arg) || XLENGTH(arg) != 1)
+        Rf_error("internal: sparse_problem_call(native matrix, name)");
+    SEXP x = VECTOR_ELT(nat, 0), xi = VECTOR_ELT(nat, 1), xp = VECTOR_ELT(nat, 2),
+         dim = VECTOR_ELT(nat, 3);
+    if (Rf_isNull(xi)) return R_NilValue;
+    const char *a = CHAR(STRING_ELT(arg, 0));
+    char msg[512];
+    if (!Rf_isInteger(xi) || !Rf_isInteger(xp) || !Rf_isInteger(dim) || XLENGTH(dim) != 2) {
+        snprintf(msg, sizeof msg, "'%s' is a malformed dgCMatrix: its i, p and Dim slots "
+                 "must be integer", a);
+        return Rf_mkString(msg);
+    }
+    if (csc_problem(INTEGER(dim)[0], INTEGER(dim)[1], INTEGER(xi), XLENGTH(xi), INTEGER(xp),
+                    XLENGTH(xp), XLENGTH(x), a, msg, sizeof msg))
+        return Rf_mkString(msg);
+    return R_NilValue;
 }
 
 void check_targets(SEXP y, int n)

@@ -4,6 +4,7 @@
 #include <R_ext/Rdynload.h>
 #include <stdlib.h>
 #include "mlss.h"
+#include "threads.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -40,6 +41,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(chains_logprob, 3),
     CALLDEF(mlknn_fit_call, 3),
     CALLDEF(mlknn_score_call, 5),
+    CALLDEF(sparse_problem_call, 2),
     {NULL, NULL, 0}
 };
 
@@ -48,4 +50,5 @@ void R_init_mlss(DllInfo *dll)
     R_registerRoutines(dll, NULL, CallEntries, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);
+    mlss_threads_init();
 }

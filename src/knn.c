@@ -9,9 +9,9 @@
  * Returns list(index = nq x k integer, 1-based; distance = nq x k double). */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads)
 {
-    mlss_mat X = unpack_matrix(x), Q = X;
+    mlss_mat X = unpack_matrix(x, "x"), Q = X;
     int self = Rf_isNull(newx);
-    if (!self) Q = unpack_matrix(newx);
+    if (!self) Q = unpack_matrix(newx, "newx");
     int nq = self ? X.nrow : Q.nrow, kk = Rf_asInteger(k);
     if (!self && (Q.ncol != X.ncol || (Q.i == NULL) != (X.i == NULL)))
         Rf_error("internal: x and newx must have the same columns and storage");

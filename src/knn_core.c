@@ -6,37 +6,10 @@
 #include <R.h>
 #include <R_ext/Utils.h>
 #include "knn_core.h"
+#include "threads.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-/* Rows of a matrix in compressed-sparse-row form (column indices sorted). */
-typedef struct {
-    const int *ptr, *ind;
-    const double *val;
-} csr_rows;
-
-static csr_rows csc_to_csr(const mlss_mat *A)
-{
-    int n = A->nrow, d = A->ncol;
-    size_t nnz = (size_t) A->p[d];
-    int *ptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
-    int *ind = (int *) R_alloc(nnz + 1, sizeof(int));
-    double *val = (double *) R_alloc(nnz + 1, sizeof(double));
-    int *next = (int *) R_alloc((size_t) n + 1, sizeof(int));
-    memset(ptr, 0, sizeof(int) * ((size_t) n + 1));
-    for (size_t t = 0; t < nnz; t++) ptr[A->i[t] + 1]++;
-    for (int i = 0; i < n; i++) ptr[i + 1] += ptr[i];
-    memcpy(next, ptr, sizeof(int) * (size_t) n);
-    for (int c = 0; c < d; c++)          /* columns in order: indices come out sorted */
-        for (int t = A->p[c]; t < A->p[c + 1]; t++) {
-            int pos = next[A->i[t]]++;
-            ind[pos] = c;
-            val[pos] = A->x[t];
-        }
-    csr_rows R = {ptr, ind, val};
-    return R;
-}
 
 /* ---- a bounded max-heap of (value, index), ordered lexicographically ---- */
 
@@ -202,7 +175,7 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
     int sparse = X->i != NULL;
     if (Q->ncol != d || (Q->i != NULL) != sparse) return KNN_BAD_DIMS;
     if (k < 1 || k > n - self) return KNN_BAD_DIMS;
-    int nt = nthreads > 0 ? nthreads : 1;
+    int nt = mlss_thread_count(nthreads);  /* capped; 1 in a forked worker */
     /* gamma-style bound on the rounding error of qn + xn - 2 x'q, relative to
      * qn + xn: each of the three sums has d terms (Higham, ch. 3) */
     double relerr = 2.0 * ((double) d + 3.0) * DBL_EPSILON;

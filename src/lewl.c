@@ -21,7 +21,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP 
     if (Rf_ncols(start) != c) Rf_error("internal: start must be %d x %d", n, c);
     if (!Rf_isReal(K) || Rf_nrows(K) != n || Rf_ncols(K) != n)
         Rf_error("internal: K must be a %d x %d double matrix", n, n);
-    mlss_mat W = unpack_matrix(graph);
+    mlss_mat W = unpack_matrix(graph, "graph");
     if (W.nrow != n || W.ncol != n || !W.i) Rf_error("internal: graph must be sparse n x n");
     lewl_options opt = {n, c, Rf_asInteger(k), Rf_asReal(lambda), Rf_asReal(beta),
                         Rf_asInteger(max_iter), Rf_asInteger(recovery),

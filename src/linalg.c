@@ -45,26 +45,38 @@ void symmetrize_upper(int p, double *A)
         for (int i = j + 1; i < p; i++) A[IDX(i, j, p)] = A[IDX(j, i, p)];
 }
 
+/* The rows of a CSC matrix, in R_alloc memory; the one conversion of the
+ * package (the slots were checked by unpack_matrix()). */
+csr_rows csc_to_csr(const mlss_mat *A)
+{
+    int n = A->nrow, d = A->ncol;
+    size_t nnz = (size_t) A->p[d];
+    int *ptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    int *ind = (int *) R_alloc(nnz + 1, sizeof(int));
+    double *val = (double *) R_alloc(nnz + 1, sizeof(double));
+    int *next = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    memset(ptr, 0, sizeof(int) * ((size_t) n + 1));
+    for (size_t t = 0; t < nnz; t++) ptr[A->i[t] + 1]++;
+    for (int i = 0; i < n; i++) ptr[i + 1] += ptr[i];
+    memcpy(next, ptr, sizeof(int) * (size_t) n);
+    for (int c = 0; c < d; c++)          /* columns in order: indices come out sorted */
+        for (int t = A->p[c]; t < A->p[c + 1]; t++) {
+            int pos = next[A->i[t]]++;
+            ind[pos] = c;
+            val[pos] = A->x[t];
+        }
+    csr_rows R = {ptr, ind, val};
+    return R;
+}
+
 /* G = X'X (upper triangle) for a CSC matrix: transpose to rows, then add the
  * outer product of each row's non-zeros.  Cost: sum over rows of nnz(row)^2. */
 static void sparse_gram_cross(const mlss_mat *X, double *G)
 {
-    int n = X->nrow, d = X->ncol, nnz = X->p[d];
-    int *rp = (int *) R_alloc((size_t) n + 1, sizeof(int));
-    int *cj = (int *) R_alloc((size_t) nnz + 1, sizeof(int));
-    double *cv = (double *) R_alloc((size_t) nnz + 1, sizeof(double));
-    int *fill = (int *) R_alloc((size_t) n + 1, sizeof(int));
-
-    memset(rp, 0, ((size_t) n + 1) * sizeof(int));
-    for (int k = 0; k < nnz; k++) rp[X->i[k] + 1]++;
-    for (int i = 0; i < n; i++) rp[i + 1] += rp[i];
-    memcpy(fill, rp, (size_t) n * sizeof(int));
-    for (int j = 0; j < d; j++)  /* columns in order: each row's columns ascend */
-        for (int k = X->p[j]; k < X->p[j + 1]; k++) {
-            int pos = fill[X->i[k]]++;
-            cj[pos] = j;
-            cv[pos] = X->x[k];
-        }
+    int n = X->nrow, d = X->ncol;
+    csr_rows R = csc_to_csr(X);
+    const int *rp = R.ptr, *cj = R.ind;
+    const double *cv = R.val;
     for (int i = 0; i < n; i++)
         for (int a = rp[i]; a < rp[i + 1]; a++) {
             double va = cv[a];

@@ -17,6 +17,13 @@ typedef struct {
     const int *p;     /* CSC column pointers (ncol + 1), NULL when dense */
 } mlss_mat;
 
+/* The rows of a matrix in compressed-sparse-row form (column indices sorted). */
+typedef struct {
+    const int *ptr, *ind;  /* row pointers (nrow + 1), column indices (0-based) */
+    const double *val;
+} csr_rows;
+csr_rows csc_to_csr(const mlss_mat *A);  /* in R_alloc memory */
+
 /* Index of element (i, j) in a column-major matrix with leading dimension ld. */
 #define IDX(i, j, ld) ((size_t)(i) + (size_t)(ld) * (size_t)(j))
 

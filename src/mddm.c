@@ -56,7 +56,7 @@ static void mddm_efficient(mlss_mat *X, const double *mu_x, const double *R, int
  * values of the centred data; NULL for the direct path), center (d)). */
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol)
 {
-    mlss_mat X = unpack_matrix(x);
+    mlss_mat X = unpack_matrix(x, "x");
     int n = X.nrow, d = X.ncol, q = Rf_ncols(labels), kk = Rf_asInteger(k);
     int how = Rf_asInteger(method);
     double m = Rf_asReal(mu), sh = Rf_asReal(share), reltol = Rf_asReal(tol);

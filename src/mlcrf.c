@@ -14,7 +14,7 @@ static crf_problem crf_unpack(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEX
 {
     crf_problem pr;
     memset(&pr, 0, sizeof(pr));
-    pr.X = unpack_matrix(x);
+    pr.X = unpack_matrix(x, "x");
     pr.n = pr.X.nrow;
     pr.d = pr.X.ncol;
     check_targets(y, pr.n);

@@ -150,7 +150,7 @@ static double *fitted_ptr(SEXP fitted)
 SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEXP dual,
               SEXP tol, SEXP want_fitted)
 {
-    mlss_mat X = unpack_matrix(x);
+    mlss_mat X = unpack_matrix(x, "x");
     int n = X.nrow, d = X.ncol, m = Rf_ncols(y), rr = Rf_asInteger(r);
     int centre = Rf_asLogical(intercept);
     double a = Rf_asReal(alpha), b = Rf_asReal(beta), reltol = Rf_asReal(tol);

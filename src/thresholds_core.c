@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "threads.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -434,7 +435,7 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
                              const int *foldid, double *thresholds, double *f1_all,
                              int nthreads, int by_positives)
 {
-    int nt = nthreads > 0 ? nthreads : 1;
+    int nt = mlss_thread_count(nthreads);  /* capped; 1 in a forked worker */
     size_t per = (size_t) n + 1;
     double *buf = (double *) R_alloc(per * nt, sizeof(double));
     int *idx = (int *) R_alloc(per * nt * 2, sizeof(int));

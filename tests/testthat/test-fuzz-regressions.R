@@ -115,3 +115,24 @@ test_that("a nominal attribute with no levels is refused (found by fuzz_arff)", 
                    "{0 1,3 1}", "{2 1}"))
   expect_error(read_mulan(f, labels = "L"), ":3: cannot read this header line")
 })
+
+test_that("a dgCMatrix with broken slots is refused by name, not read out of bounds (found by probes)", {
+  # slots edited by hand skip Matrix's validity check; the C code trusted them
+  # (37 segfaults in the fitting and predict functions: test-hostile.R)
+  set.seed(2)
+  S <- Matrix::rsparsematrix(10, 4, 0.5)
+  colnames(S) <- paste0("f", 1:4)
+  Y <- cbind(a = rep(c(TRUE, FALSE), 5))
+  out <- S; out@i[2] <- 1000L
+  neg <- S; neg@i[2] <- -1L
+  k <- which(diff(S@i) > 0 & diff(rep(seq_len(4), diff(S@p))) == 0)[1]  # two entries in a column
+  dup <- S; dup@i[k + 1] <- dup@i[k]
+  for (b in list(out, neg)) {
+    expect_error(write_mulan(list(x = b, y = Y), tempfile()),
+                 "'data\\$x' is a malformed dgCMatrix: row index -?[0-9]+ in column [0-9]+ is outside 0..9")
+    expect_error(mlls(b, Y, alpha = 1, beta = 1), "'x' is a malformed dgCMatrix")
+    expect_error(predict(mlls(S, Y, alpha = 1, beta = 1), b), "'newx' is a malformed dgCMatrix")
+  }
+  expect_error(write_mulan(list(x = dup, y = Y), tempfile()), "'data\\$x' .* not strictly increasing")
+  expect_error(mlknn(dup, Y, k = 2), "'x' .* not strictly increasing")
+})

@@ -422,6 +422,63 @@ for (fn in c("predict.mlls", "predict.mddm")) local({
   case(fn, "thresholds a string", function() predict(fit, X, type = "class", thresholds = "a"), "'thresholds' must be")
 })
 
+# ---- sparse matrices with broken slots, as x and as newx ----
+# A dgCMatrix edited through its slots skips Matrix's validity method, and one
+# bad row index reached the C code unchecked (a segfault, or silently wrong
+# scores for a repeated index).  The reference for "broken" is Matrix's own
+# validObject(), which must refuse every one of these.
+
+S <- methods::as(X * (row(X) %% 2 == 1 | col(X) == 1), "CsparseMatrix")
+colnames(S) <- colnames(X)
+broken <- function(edit) {
+  b <- S
+  edit(b)
+}
+bad_sparse <- list(
+  "a row index past the last row" = broken(function(b) { b@i[3] <- 1000L; b }),
+  "a row index equal to nrow" = broken(function(b) { b@i[b@p[2]] <- nrow(b); b }),  # last of column 1
+  "a negative row index" = broken(function(b) { b@i[2] <- -1L; b }),
+  "a repeated row index in a column" = broken(function(b) { b@i[2] <- b@i[1]; b }),
+  "row indices out of order in a column" = broken(function(b) { b@i[1:2] <- b@i[2:1]; b }),
+  "p not starting at 0" = broken(function(b) { b@p[1] <- 1L; b }),
+  "p decreasing" = broken(function(b) { b@p[3] <- b@p[2] - 1L; b }),
+  "p ending before the last entry" = broken(function(b) { b@p[ncol(b) + 1] <- b@p[ncol(b) + 1] - 1L; b }),
+  "x shorter than i" = broken(function(b) { b@x <- b@x[-1]; b })
+)
+sparse_learners <- list(
+  mlls = function(x) mlls(x, Y, alpha = 1, beta = 0.1),
+  cv_mlls = function(x) cv_mlls(x, Y, alpha = c(0, 1), beta = 0.1, nfolds = 3),
+  mddm = function(x) mddm(x, Y, k = 1),
+  ssmddm = function(x) ssmddm(x, Y, alpha = 1, beta = 0.1, k = 1, r = 1),
+  "br (logistic)" = function(x) br(x, Y, learner = "logistic", cost = 1),
+  "br (svm)" = function(x) br(x, Y, learner = "svm", cost = 1),
+  cc = function(x) cc(x, Y),
+  pcc = function(x) pcc(x, Y),
+  mlcrf = function(x) mlcrf(x, Y),
+  mlknn = function(x) mlknn(x, Y, k = 3),
+  cv_mlknn = function(x) cv_mlknn(x, Y, k = 3, nfolds = 3),
+  iblr = function(x) iblr(x, Y, k = 3),
+  cca_ridge = function(x) cca_ridge(x, Y, lambda = 1),
+  aso_svm = function(x) aso_svm(x, Y, alpha = 1),
+  mlml = function(x) mlml(x, Y, knn = 3),
+  lewl = function(x) lewl(x, Y, knn = 3),
+  cplst = function(x) cplst(x, Y, k = 2)
+)
+# predict() is asked of the fitting functions only (a cv_* object predicts
+# through its fit)
+sparse_fits <- lapply(sparse_learners[!grepl("^cv_", names(sparse_learners))], function(f)
+  suppressWarnings(suppressMessages(f(S))))
+for (learner in names(sparse_learners)) for (input in names(bad_sparse)) local({
+  fit <- sparse_learners[[learner]]
+  b <- bad_sparse[[input]]
+  case(learner, paste("sparse x:", input), function() fit(b), "'x' is a malformed dgCMatrix")
+  if (!is.null(sparse_fits[[learner]])) {
+    model <- sparse_fits[[learner]]
+    case(paste0("predict.", learner), paste("sparse newx:", input),
+         function() predict(model, b), "'newx' is a malformed dgCMatrix")
+  }
+})
+
 # ---- the one loop ----
 
 run_case <- function(cs) {
@@ -476,3 +533,163 @@ known_failures <- list(
     f <- tempfile(); writeBin(as.raw(0:255), f); read_mulan(arff_file, xml = f)
   })
 )
+
+# ---- broken sparse slots: what counts as broken, and the C guard ----
+
+test_that("every broken dgCMatrix above is one Matrix::validObject() refuses; valid ones pass", {
+  expect_true(all(vapply(sparse_fits, Negate(is.null), NA)))
+  # Matrix 1.5 accepts i and x longer than p says (the tail unused); they are
+  # refused here all the same, as the C code sizes its loops by p
+  for (input in setdiff(names(bad_sparse), "p ending before the last entry"))
+    expect_error(methods::validObject(bad_sparse[[input]]), label = input)
+  set.seed(21)
+  valid <- list(
+    S,
+    Matrix::rsparsematrix(30, 7, 0.2),
+    Matrix::sparseMatrix(i = 1, j = 3, x = 2, dims = c(5, 4)),        # empty columns
+    Matrix::sparseMatrix(i = integer(), j = integer(), x = numeric(), dims = c(3, 2)),
+    Matrix::Matrix(matrix(1:6 + 0, 1, 6), sparse = TRUE),             # one row
+    Matrix::Matrix(diag(4), sparse = TRUE)
+  )
+  for (v in valid) {
+    v <- methods::as(methods::as(v, "generalMatrix"), "dMatrix")
+    expect_true(methods::validObject(v))
+    expect_null(.Call(mlss:::C_sparse_problem_call, mlss:::native_matrix(v), "x"))
+  }
+  expect_identical(dim(mlss:::as_features(valid[[3]])), c(5L, 4L))
+})
+
+test_that("the C glue refuses broken slots by itself, naming the argument", {
+  # behind as_features(): the glue's own check (unpack_matrix()) must hold
+  # for the paths that reach C without it
+  for (input in names(bad_sparse)) {
+    nat <- mlss:::native_matrix(bad_sparse[[input]])
+    expect_error(.Call(mlss:::C_gram_matrix, nat, TRUE), "'x' is a malformed dgCMatrix",
+                 label = input)
+    expect_error(.Call(mlss:::C_knn_search_call, mlss:::native_matrix(S), nat, 3L, 0L, 1L),
+                 "'newx' is a malformed dgCMatrix", label = input)
+  }
+})
+
+test_that("a repeated row index is refused with a fix that gives Matrix's reading", {
+  b <- bad_sparse[["a repeated row index in a column"]]
+  expect_error(mlls(b, Y, alpha = 1, beta = 0.1),
+               "not strictly increasing.*as\\(as\\(x, \"TsparseMatrix\"\\), \"CsparseMatrix\"\\)")
+  fixed <- methods::as(methods::as(b, "TsparseMatrix"), "CsparseMatrix")
+  expect_true(methods::validObject(fixed))
+  # the reading the advice gives is the sum of a repeated entry's values (as
+  # Matrix's coercions through triplets do; as.matrix() keeps the last one):
+  # the reference is that sum, in plain R over the slots
+  dense <- matrix(0, nrow(b), ncol(b))
+  for (j in seq_len(ncol(b))) for (k in seq_len(b@p[j + 1] - b@p[j]) + b@p[j])
+    dense[b@i[k] + 1, j] <- dense[b@i[k] + 1, j] + b@x[k]
+  expect_equal(as.matrix(fixed), dense, ignore_attr = TRUE)
+  expect_equal(predict(mlls(fixed, Y, alpha = 1, beta = 0.1), fixed),
+               predict(mlls(dense, Y, alpha = 1, beta = 0.1), dense), tolerance = 1e-8)
+})
+
+# ---- threads and forked workers ----
+
+test_that("mlss.threads is validated and capped at the cores", {
+  old <- options(mlss.threads = 1000)
+  on.exit(options(old))
+  cores <- parallel::detectCores()
+  expect_identical(mlss:::mlss_threads(), as.integer(if (is.na(cores)) 1000 else min(1000, cores)))
+  fit1000 <- mlknn(X, Y, k = 3)
+  p1000 <- predict(fit1000, X, type = "score")
+  cv1000 <- cv_mlls(X, Y, alpha = c(0, 1), beta = 0.1, foldid = rep(1:3, 4), progress = FALSE)
+  options(mlss.threads = 1)
+  expect_equal(p1000, predict(mlknn(X, Y, k = 3), X, type = "score"))
+  expect_equal(cv1000$cvm, cv_mlls(X, Y, alpha = c(0, 1), beta = 0.1, foldid = rep(1:3, 4),
+                                   progress = FALSE)$cvm)
+  options(mlss.threads = 1e12)
+  expect_silent(mlss:::mlss_threads())
+  for (bad in list(0, -1, NA, "2", c(1, 2)))
+    expect_error({options(mlss.threads = bad); mlss:::mlss_threads()},
+                 "option 'mlss.threads' must be a number >= 1")
+})
+
+# A child R process, so that a regression (an abort, a hang) fails the test
+# instead of ending or stalling the suite; system2()'s timeout bounds it.
+run_child <- function(code, env = character(), ulimit_v = NULL) {
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script))
+  writeLines(c("suppressMessages(library(mlss))", code), script)
+  rscript <- shQuote(file.path(R.home("bin"), "Rscript"))
+  cmd <- paste(if (!is.null(ulimit_v)) paste("ulimit -v", ulimit_v, "&&"),
+               paste(env, collapse = " "), "R_LIBS=", shQuote(paste(.libPaths(), collapse = ":")),
+               "exec", rscript, "--vanilla", shQuote(script), "2>&1")
+  cmd <- sub("R_LIBS= ", "R_LIBS=", cmd, fixed = TRUE)
+  out <- suppressWarnings(system2("sh", c("-c", shQuote(cmd)), stdout = TRUE, timeout = 90))
+  list(status = attr(out, "status") %||% 0L, out = out)
+}
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+test_that("the C loops cap the threads they are given at the processors", {
+  skip_on_os("windows")
+  # a sanitizer runtime (LD_PRELOAD) reserves more address space than the limit
+  skip_if(nzchar(Sys.getenv("LD_PRELOAD")), "LD_PRELOAD set (sanitizers)")
+  # 1000 threads of 256 MB stacks cannot fit in 6 GB of address space: without
+  # the cap libgomp aborts the process ("Thread creation failed")
+  res <- run_child(c(
+    "set.seed(1); X <- matrix(rnorm(400), 100, 4)",
+    "r <- .Call(mlss:::C_knn_search_call, mlss:::native_matrix(X), NULL, 3L, 0L, 1000L)",
+    "y <- matrix(runif(300) > 0.5, 100, 3)",
+    "t <- .Call(mlss:::C_cv_point_thresholds_call, matrix(rnorm(300), 100, 3), y, rep(1:2, 50), 2L, 1000L)",
+    "cat('done', dim(r[[1]]), dim(t), '\\n')"),
+    env = "OMP_STACKSIZE=256M", ulimit_v = "6000000")
+  expect_identical(res$status, 0L, info = paste(res$out, collapse = "\n"))
+  expect_true(any(grepl("^done 100 3 ", res$out)), info = paste(res$out, collapse = "\n"))
+})
+
+test_that("cross-validation in forked workers returns after OpenMP ran in the parent", {
+  skip_on_os("windows")
+  res <- run_child(c(
+    "options(mlss.threads = 2)",
+    "set.seed(1); n <- 60",
+    "X <- matrix(rnorm(n * 5), n, 5)",
+    "Y <- matrix(runif(n * 3) > 0.5, n, 3, dimnames = list(NULL, c('a', 'b', 'c')))",
+    "f <- rep(1:3, 20)",
+    "invisible(mlknn(X, Y, k = 3))  # the parent's thread pool exists before the fork",
+    "a <- cv_mlknn(X, Y, k = c(3, 5), foldid = f, parallel = 2, progress = FALSE)$cvm",
+    "b <- cv_mlknn(X, Y, k = c(3, 5), foldid = f, progress = FALSE)$cvm",
+    "g <- ml_cv(X, Y, fit = function(x, y, k) iblr(x, y, k = k), grid = data.frame(k = c(3, 5)),",
+    "           foldid = f, parallel = 2, progress = FALSE)$cvm",
+    "h <- ml_cv(X, Y, fit = function(x, y, k) iblr(x, y, k = k), grid = data.frame(k = c(3, 5)),",
+    "           foldid = f, progress = FALSE)$cvm",
+    "l1 <- cv_lewl(X, Y, lambda = 1, beta = c(0, 1), knn = 3, foldid = f, parallel = 2,",
+    "              progress = FALSE)$cvm",
+    "l2 <- cv_lewl(X, Y, lambda = 1, beta = c(0, 1), knn = 3, foldid = f, progress = FALSE)$cvm",
+    "cat('same', isTRUE(all.equal(a, b)), isTRUE(all.equal(g, h)), isTRUE(all.equal(l1, l2)), '\\n')"))
+  expect_identical(res$status, 0L, info = paste(res$out, collapse = "\n"))
+  expect_true(any(grepl("same TRUE TRUE TRUE", res$out)), info = paste(res$out, collapse = "\n"))
+})
+
+# ---- reproducible parallel cross-validation ----
+
+test_that("set.seed() reproduces parallel cross-validation under R's default RNG", {
+  skip_on_os("windows")
+  skip_if(parallel::detectCores() < 1)
+  set.seed(3)
+  n <- 60
+  Xr <- matrix(rnorm(n * 5), n, 5)
+  Yr <- matrix(runif(n * 3) > 0.5, n, 3, dimnames = list(NULL, c("a", "b", "c")))
+  f <- rep(1:3, 20)
+  kind <- RNGkind()
+  # the SVM solver's coordinate order comes from R's RNG (solver_seed())
+  run <- function(seed) {
+    set.seed(seed)
+    cv_br(Xr, Yr, learner = "svm", cost = c(0.001, 0.1, 10), foldid = f, parallel = 2,
+          progress = FALSE)$cvm
+  }
+  a <- run(1)
+  expect_identical(run(1), a)
+  expect_identical(RNGkind(), kind)  # the user's RNG kind is left alone
+  # the seeds do reach the workers: another seed moves some fold's result
+  others <- lapply(2:6, run)
+  expect_false(all(vapply(others, identical, NA, a)))
+  # and under L'Ecuyer-CMRG too
+  old <- RNGkind("L'Ecuyer-CMRG")
+  on.exit(RNGkind(old[1]))
+  expect_identical(run(1), run(1))
+})
