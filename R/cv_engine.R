@@ -96,7 +96,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
     }
     res <- NULL
     if (opt$thresholds == "oof") {
-      thr <- .Call(C_cv_point_thresholds_call, score, y, foldid, nfolds, threads)
+      thr <- point_thresholds(score, y, foldid, nfolds, opt$measure, threads)
       final_thr[, g] <- thr[, nfolds + 1L]
       final_f1[, g] <- thr[, nfolds + 2L]
       thr <- thr[, seq_len(nfolds), drop = FALSE]

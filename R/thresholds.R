@@ -63,3 +63,63 @@ f1_thresholds <- function(score, y, level = 0.05) {
   res <- .Call(C_f1_thresholds_level, score, y, as.double(level))
   lapply(res, stats::setNames, colnames(score) %||% colnames(y))
 }
+
+# Per-label thresholds that minimise the misclassified entries of each label
+# (the Hamming loss decomposes over labels, so these cuts are exactly the
+# Hamming-optimal ones for the given scores).  The candidates: never (Inf),
+# half-way between consecutive distinct scores (the lower score where the
+# midpoint would not separate them, as f1_thresholds() does), and always
+# (-Inf, not on offer when a score is -Inf); among equally good cuts the
+# highest (fewest predicted).  NA in y: left out.  Returns list(threshold,
+# f1), f1 being the F1 of each cut on the data (1 when a label has no
+# positives and nothing is predicted), as the refit stores it.
+hamming_thresholds <- function(score, y) {
+  m <- ncol(score)
+  thr <- f1 <- numeric(m)
+  for (l in seq_len(m)) {
+    obs <- !is.na(y[, l])
+    r <- hamming_cut(score[obs, l], y[obs, l])
+    thr[l] <- r[1]
+    f1[l] <- r[2]
+  }
+  list(threshold = thr, f1 = f1)
+}
+
+hamming_cut <- function(s, y) {
+  npos <- sum(y)
+  if (!length(s)) return(c(Inf, 1))
+  o <- order(s, decreasing = TRUE)
+  s <- s[o]
+  y <- y[o]
+  last <- c(s[-1] != s[-length(s)], TRUE)  # the last entry of each run of ties
+  k <- which(last)              # predicting the top k entries
+  tp <- cumsum(y)[k]
+  errors <- c(npos, npos + k - 2 * tp)  # never, then each cut
+  if (s[length(s)] == -Inf) errors[length(errors)] <- Inf  # "always" not on offer
+  best <- which.min(errors)      # the first minimum: the highest cut
+  if (best == 1) return(c(Inf, if (npos == 0) 1 else 0))
+  j <- k[best - 1]
+  thr <- if (j == length(s)) -Inf else {
+    t <- s[j] / 2 + s[j + 1] / 2
+    if (!(t < s[j])) s[j + 1] else t
+  }
+  c(thr, 2 * tp[best - 1] / (j + npos))
+}
+
+# The out-of-fold cuts of one grid point for the measure: column k chosen on
+# the rows of the folds other than k, then the one on all rows and its F1
+# (as C_cv_point_thresholds_call returns them).  Hamming loss gets
+# Hamming-optimal cuts; every other measure that uses thresholds the F1 cuts
+# with the chance rule (f1_thresholds()), the only cut with a cheap rule for
+# measures that do not decompose over labels (exact match, example-based F1,
+# accuracy) and the per-label optimum for macro F1.
+point_thresholds <- function(score, y, foldid, nfolds, measure, threads) {
+  if (measure != "hamming_loss")
+    return(.Call(C_cv_point_thresholds_call, score, y, foldid, nfolds, threads))
+  cols <- lapply(seq_len(nfolds), function(k) {
+    keep <- foldid != k
+    hamming_thresholds(score[keep, , drop = FALSE], y[keep, , drop = FALSE])$threshold
+  })
+  all <- hamming_thresholds(score, y)
+  do.call(cbind, c(cols, list(all$threshold, all$f1)))
+}

@@ -292,3 +292,46 @@ test_that("inputs are checked", {
   expect_error(f1_thresholds(c(1, 2), c(TRUE, FALSE, TRUE)), "has 2 rows but 'y' has 3")
   expect_error(f1_thresholds(matrix(1:4, 2), c(TRUE, FALSE)), "same number of columns")
 })
+
+# Brute force for Hamming loss: every candidate cut (never, below each
+# distinct score, always), the misclassified entries of each, and the
+# highest of the best.
+hamming_brute <- function(s, y) {
+  keep <- !is.na(y)
+  s <- s[keep]
+  y <- y[keep]
+  u <- sort(unique(s), decreasing = TRUE)
+  cuts <- c(Inf, if (length(u) > 1) (u[-length(u)] + u[-1]) / 2, -Inf)
+  errors <- vapply(cuts, function(cut) sum((s > cut) != y), 0)
+  cuts[which(errors == min(errors))[1]]
+}
+
+test_that("Hamming cuts minimise each label's misclassified entries (brute force)", {
+  set.seed(61)
+  for (i in 1:200) {
+    n <- sample(c(1:6, 10, 30, 80), 1)
+    rate <- sample(c(0.05, 0.3, 0.5, 0.8), 1)
+    y <- matrix(runif(n * 3) < rate, n, 3)
+    s <- round(matrix(rnorm(n * 3), n) + 1.2 * y, sample(0:2, 1))  # ties
+    if (runif(1) < 0.2) y[sample(n * 3, n)] <- NA
+    res <- mlss:::hamming_thresholds(s, y)
+    for (l in 1:3) {
+      obs <- !is.na(y[, l])
+      errors <- function(cut) sum((s[obs, l] > cut) != y[obs, l])
+      ref <- hamming_brute(s[, l], y[, l])
+      lab <- sprintf("case %d label %d", i, l)
+      expect_identical(errors(res$threshold[l]), errors(ref), label = lab)
+      # the highest best cut: the same predictions as the brute force's
+      expect_identical(s[obs, l] > res$threshold[l], s[obs, l] > ref, label = lab)
+      pred <- s[obs, l] > res$threshold[l]
+      truth <- y[obs, l]
+      f1 <- if (!any(truth) && !any(pred)) 1 else 2 * sum(pred & truth) / (sum(pred) + sum(truth))
+      expect_equal(res$f1[l], f1, label = lab)
+    }
+  }
+  # a single positive at the top: cut just below it; at the bottom: never
+  expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(TRUE, FALSE, FALSE, FALSE)))$threshold, 3.5)
+  expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(FALSE, FALSE, FALSE, TRUE)))$threshold, Inf)
+  # mostly positive and uninformative: always
+  expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(FALSE, TRUE, TRUE, TRUE)))$threshold, -Inf)
+})
