@@ -149,7 +149,7 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
   grid <- do.call(expand.grid, axes)
   r_of <- function(point) if (is.null(point$r)) rs[1] else point$r
   spec <- list(
-    name = "mlls", grid = grid, axes = axes,
+    name = "mlls", grid = grid, axes = axes, limits = list(r = c(1, ncol(d$y))),
     prepare = function(train) mlls_prepare_fold(d$x, gram, train,
                                                 d$y[train, , drop = FALSE],
                                                 d$intercept, tol, train_out, min(axes$beta)),

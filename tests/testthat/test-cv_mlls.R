@@ -215,3 +215,41 @@ test_that("with measure = 'hamming_loss' the folds and the fit are cut at Hammin
   # the tuned model does not lose to predicting nothing on its own folds
   expect_lte(min(cv$cvm), mean(p$Y))
 })
+
+test_that("a chosen point on the grid's edge is reported, where the grid could go further", {
+  axes <- list(alpha = c(0, 0.1, 1), beta = c(0.01, 1, Inf))
+  grid <- do.call(expand.grid, axes)
+  at <- function(a, b) which(grid$alpha == a & grid$beta == b)
+  # alpha = 0 and beta = Inf are the ends of their ranges: nothing beyond
+  expect_null(mlss:::grid_edge(grid, axes, at(0, Inf)))
+  expect_null(mlss:::grid_edge(grid, axes, at(0.1, 1)))
+  e <- mlss:::grid_edge(grid, axes, at(1, 0.01))
+  expect_identical(as.vector(e), c("largest", "smallest"))
+  expect_identical(names(e), c("alpha", "beta"))
+  # an axis of one value is the user's choice; r stops at its limit
+  expect_null(mlss:::grid_edge(grid[grid$beta == 1, ], list(alpha = axes$alpha, beta = 1),
+                               2L, NULL))
+  g3 <- expand.grid(alpha = 1, beta = 1, r = c(1, 3))
+  expect_null(mlss:::grid_edge(g3, list(alpha = 1, beta = 1, r = c(1, 3)), 2L,
+                               list(r = c(1, 3))))
+  expect_identical(as.vector(mlss:::grid_edge(g3, list(alpha = 1, beta = 1, r = c(1, 3)), 2L,
+                                              list(r = c(1, 4)))), "largest")
+
+  # at fit time one message, and print() says it again
+  p <- cv_problem(40, 4, 2, seed = 5)
+  set.seed(1)
+  msgs <- character()
+  cv <- withCallingHandlers(
+    cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(1e3, 1e4), nfolds = 2, progress = FALSE),
+    message = function(m) {
+      msgs <<- c(msgs, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    })
+  edge <- grepl("edge of the grid", msgs)
+  expect_identical(sum(edge), 1L)
+  # beta has two values: the chosen one is at one end, above 0 and finite
+  side <- if (cv$beta_best == 1e4) "largest" else "smallest"
+  expect_match(msgs[edge], paste0("beta = ", format(cv$beta_best, digits = 3), ", the ", side,
+                                  " value"), fixed = TRUE)
+  expect_output(print(cv), "edge of the grid")
+})
