@@ -49,11 +49,33 @@
  * programming over t on the distribution of j among the paths that have not
  * reached best yet; it stops once best is out of reach (the probability is
  * then final) or the probability exceeds level. */
+/* An upper bound of that probability, cheap: the union over the cuts t of
+ * the Chernoff-Hoeffding bound of the count j(t), which as a sample without
+ * replacement obeys P(j(t) >= a) <= exp(-t KL(a / t, p)) for a / t > p
+ * (Hoeffding 1963, section 6).  It stops once above level (useless then).
+ * a is rounded down by a hair, which only raises the bound. */
+static double chance_bound(int ntot, int npos, double best, double level)
+{
+    double p = npos / (double) ntot, sum = 0.0;
+    for (int t = 1; t <= ntot; t++) {
+        double a = ceil(best * (t + npos) / 2.0 - 1e-9);  /* the least j reaching best */
+        if (a > npos) break;  /* and for every later t */
+        if (a > t) continue;
+        double q = a / t;
+        if (!(q > p)) return 2.0;
+        double kl = q * log(q / p) + (q < 1.0 ? (1.0 - q) * log((1.0 - q) / (1.0 - p)) : 0.0);
+        sum += exp(-t * kl);
+        if (sum > level) return sum;
+    }
+    return sum;
+}
+
 static int beats_chance(int ntot, int npos, double best, double level)
 {
     if (level >= 1.0) return 1;
     if (!(best > 2.0 * npos / (double) (ntot + npos))) return 0;
     if (npos > CHANCE_MAX_POSITIVES) return 1;
+    if (chance_bound(ntot, npos, best, level) <= level) return 1;  /* clearly beats it */
     double pr[CHANCE_MAX_POSITIVES + 2] = {0.0};
     pr[0] = 1.0;
     double reached = 0.0;
