@@ -20,6 +20,9 @@
 #            (threshold, f1), or NULL to keep the fit's own
 #   order    function(grid) -> the grid rows from the most to the least
 #            regularised: it breaks ties and gives the one-standard-error point
+#   limits   optional: a list by axis of the range c(low, high) its values may
+#            take (default c(0, Inf)), for the word on a point at the grid's
+#            edge (grid_edge())
 #   parallel_score  TRUE when a grid point is costly enough (a refit) to score
 #            the folds in parallel; the folds are always prepared in parallel
 #            when parallel = TRUE
@@ -96,7 +99,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
     }
     res <- NULL
     if (opt$thresholds == "oof") {
-      thr <- .Call(C_cv_point_thresholds_call, score, y, foldid, nfolds, threads)
+      thr <- point_thresholds(score, y, foldid, nfolds, opt$measure, threads)
       final_thr[, g] <- thr[, nfolds + 1L]
       final_f1[, g] <- thr[, nfolds + 2L]
       thr <- thr[, seq_len(nfolds), drop = FALSE]
@@ -123,6 +126,8 @@ cv_engine <- function(method, y, foldid, opt, call) {
   best <- best_grid_point(cvm, order, opt$higher_better)
   best_1se <- one_se_point(cvm, cvsd, best, order, opt$higher_better)
   chosen <- if (opt$select == "1se") best_1se else best
+  edge <- grid_edge(grid, method$axes, chosen, method$limits)
+  if (length(edge)) message(edge_message(edge))
   fit <- method$refit(grid[chosen, , drop = FALSE], if (opt$thresholds == "oof")
     list(threshold = final_thr[, chosen], f1 = final_f1[, chosen]))
   tick()
@@ -134,7 +139,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
                  cvsd = shape_grid(cvsd, method$axes), cvfold = cvfold, best = best,
                  best_1se = best_1se, select = opt$select, chosen = chosen, ties = ties,
                  measure = opt$measure, higher_better = opt$higher_better,
-                 thresholds = opt$thresholds, foldid = foldid, oof = oof,
+                 thresholds = opt$thresholds, foldid = foldid, oof = oof, edge = edge,
                  oof_thresholds = if (opt$thresholds == "oof") final_thr,
                  oof_f1 = if (opt$thresholds == "oof") final_f1,
                  fit = fit, refit = method$refit, call = call), values),

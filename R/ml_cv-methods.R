@@ -77,6 +77,7 @@ print.ml_cv <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("measure: ", x$measure, " (", if (x$higher_better) "higher" else "lower",
       " is better); se = standard error over folds\n\n", sep = "")
   print(cv_table(x), digits = digits)
+  if (length(x$edge)) cat("\n", edge_message(x$edge), "\n", sep = "")
   if (x$ties > 1)
     cat("\n", x$ties, " grid points tie at the best mean: the most regularised is taken\n",
         sep = "")
@@ -253,3 +254,29 @@ fitted.ml_cv <- function(object, ...) no_training_data("fitted")
 
 #' @export
 residuals.ml_cv <- function(object, ...) no_training_data("residuals")
+
+# The axes (of two or more values) on which the chosen point takes the
+# largest or smallest value where the grid could go further: below the
+# smallest only when it is above the axis's lower limit, above the largest
+# only when it is below the upper limit (limits: a list by axis, default
+# c(0, Inf)).  A named character vector, "largest" or "smallest", by axis.
+grid_edge <- function(grid, axes, chosen, limits = NULL) {
+  edge <- character()
+  for (a in names(axes)) {
+    v <- axes[[a]]
+    if (length(v) < 2) next
+    lim <- limits[[a]] %||% c(0, Inf)
+    at <- grid[[a]][chosen]
+    if (at == max(v) && at < lim[2]) edge[a] <- "largest"
+    else if (at == min(v) && at > lim[1]) edge[a] <- "smallest"
+  }
+  attr(edge, "values") <- vapply(names(edge), function(a) format(grid[[a]][chosen], digits = 3), "")
+  if (length(edge)) edge else NULL
+}
+
+edge_message <- function(edge) {
+  vals <- attr(edge, "values")
+  paste0("the chosen point is on the edge of the grid (",
+         paste0(names(edge), " = ", vals, ", the ", edge, " value", collapse = "; "),
+         "): the best may lie beyond it; extend the grid in that direction")
+}

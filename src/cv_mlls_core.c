@@ -33,7 +33,7 @@ int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *va
     for (int l = 0; l < m; l++) {
         double f1;
         thresholds[l] = f1_threshold(n_tr, train_scores + IDX(0, l, n_tr),
-                                     f->ytr + IDX(0, l, n_tr), buf, idx, &f1);
+                                     f->ytr + IDX(0, l, n_tr), buf, idx, CHANCE_LEVEL, &f1);
     }
     return 0;
 }

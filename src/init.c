@@ -12,6 +12,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlls_fit, 9),
     CALLDEF(mlls_fit_gram, 8),
     CALLDEF(f1_thresholds, 2),
+    CALLDEF(f1_thresholds_level, 3),
     CALLDEF(gram_matrix, 2),
     CALLDEF(cv_mlls_prepare_primal, 7),
     CALLDEF(cv_mlls_prepare_gram, 6),

@@ -26,6 +26,7 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
 SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
                    SEXP intercept, SEXP tol, SEXP want_fitted);
 SEXP f1_thresholds(SEXP score, SEXP y);
+SEXP f1_thresholds_level(SEXP score, SEXP y, SEXP level);
 SEXP gram_matrix(SEXP x, SEXP centre);
 SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
                             SEXP train_out, SEXP beta_min);

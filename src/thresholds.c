@@ -5,8 +5,24 @@
 #include "mlss.h"
 #include "thresholds_core.h"
 
-/* score: n x m double; y: n x m logical.  Returns list(threshold, f1). */
+static SEXP thresholds_at(SEXP score, SEXP y, double level);
+
+/* score: n x m double; y: n x m logical.  Returns list(threshold, f1), the
+ * cuts chosen with the package's chance rule (CHANCE_LEVEL). */
 SEXP f1_thresholds(SEXP score, SEXP y)
+{
+    return thresholds_at(score, y, CHANCE_LEVEL);
+}
+
+/* The same at the chance level `level` (1: the plain F1 maximum). */
+SEXP f1_thresholds_level(SEXP score, SEXP y, SEXP level)
+{
+    double lv = Rf_asReal(level);
+    if (ISNAN(lv) || lv < 0) Rf_error("internal: bad level");
+    return thresholds_at(score, y, lv);
+}
+
+static SEXP thresholds_at(SEXP score, SEXP y, double level)
 {
     int n = Rf_nrows(score), m = Rf_ncols(score);
     if (!Rf_isReal(score) || !Rf_isLogical(y) || Rf_nrows(y) != n || Rf_ncols(y) != m)
@@ -21,7 +37,8 @@ SEXP f1_thresholds(SEXP score, SEXP y)
     int *idx = (int *) R_alloc((size_t) n + 1, sizeof(int));
     for (int l = 0; l < m; l++)
         REAL(thr)[l] = f1_threshold(n, REAL(score) + IDX(0, l, n),
-                                    LOGICAL(y) + IDX(0, l, n), buf, idx, REAL(f1) + l);
+                                    LOGICAL(y) + IDX(0, l, n), buf, idx, level,
+                                    REAL(f1) + l);
     UNPROTECT(1);
     return res;
 }

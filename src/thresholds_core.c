@@ -29,6 +29,91 @@
 #include "linalg.h"
 #include "thresholds_core.h"
 
+/* The chance rule.  A cut is kept only when it beats what scores carrying
+ * no information about the label would give: under that null hypothesis the
+ * npos positives hold a random npos-subset of the ntot ranks (ties aside), and
+ * the scan, taking the best of all its cuts, still finds some F1 (about
+ * 2 log(n) / n for one positive, against 2p / (1 + p) for predicting every
+ * row).  The cut is kept when the probability that the best F1 of random
+ * ranks reaches the observed one is at most `level` (a permutation p-value,
+ * computed exactly below); otherwise the label falls back to the majority
+ * rule: never predicted (+Inf) when positives are fewer than half of the
+ * entries, else always (-Inf).  With more than CHANCE_MAX_POSITIVES
+ * positives the best F1 of random ranks is close to 2p / (1 + p), and the cut
+ * is kept when its F1 is above that.  level >= 1 keeps every cut (the plain
+ * F1 maximum). */
+#define CHANCE_MAX_POSITIVES 100
+
+/* Does F1 = best on ntot entries with npos positives beat chance at level?
+ * The probability that a random ranking has a cut (after t = 1..ntot
+ * entries, j of them positive) with 2 j / (t + npos) >= best, by dynamic
+ * programming over t on the distribution of j among the paths that have not
+ * reached best yet; it stops once best is out of reach (the probability is
+ * then final) or the probability exceeds level. */
+/* An upper bound of that probability, cheap: the union over the cuts t of
+ * the Chernoff-Hoeffding bound of the count j(t), which as a sample without
+ * replacement obeys P(j(t) >= a) <= exp(-t KL(a / t, p)) for a / t > p
+ * (Hoeffding 1963, section 6).  It stops once above level (useless then).
+ * a is rounded down by a hair, which only raises the bound. */
+static double chance_bound(int ntot, int npos, double best, double level)
+{
+    double p = npos / (double) ntot, sum = 0.0;
+    for (int t = 1; t <= ntot; t++) {
+        double a = ceil(best * (t + npos) / 2.0 - 1e-9);  /* the least j reaching best */
+        if (a > npos) break;  /* and for every later t */
+        if (a > t) continue;
+        double q = a / t;
+        if (!(q > p)) return 2.0;
+        double kl = q * log(q / p) + (q < 1.0 ? (1.0 - q) * log((1.0 - q) / (1.0 - p)) : 0.0);
+        sum += exp(-t * kl);
+        if (sum > level) return sum;
+    }
+    return sum;
+}
+
+static int beats_chance(int ntot, int npos, double best, double level)
+{
+    if (level >= 1.0) return 1;
+    if (!(best > 2.0 * npos / (double) (ntot + npos))) return 0;
+    if (npos > CHANCE_MAX_POSITIVES) return 1;
+    if (chance_bound(ntot, npos, best, level) <= level) return 1;  /* clearly beats it */
+    double pr[CHANCE_MAX_POSITIVES + 2] = {0.0};
+    pr[0] = 1.0;
+    double reached = 0.0;
+    for (int t = 0; t < ntot; t++) {  /* from t entries to t + 1 */
+        int jmax = t < npos ? t : npos;
+        for (int j = jmax; j >= 0; j--) {
+            if (pr[j] == 0.0) continue;
+            double up = pr[j] * (npos - j) / (double) (ntot - t);
+            pr[j] -= up;
+            pr[j + 1] += up;
+        }
+        int top = t + 1 < npos ? t + 1 : npos;
+        for (int j = top; j > 0 && 2.0 * j / (double) (t + 1 + npos) >= best; j--) {
+            reached += pr[j];
+            pr[j] = 0.0;
+        }
+        if (reached > level) return 0;
+        if (2.0 * npos / (double) (t + 1 + npos) < best) break;  /* out of reach */
+    }
+    return 1;
+}
+
+/* The cut, or the majority rule when it does not beat chance (see above);
+ * *best_f1 becomes the F1 of what is returned.  ninf: entries scoring -Inf,
+ * which "always" cannot predict: with any, the fallback is "never". */
+static double chance_rule(int ntot, int npos, int ninf, double level, double threshold,
+                          double *best_f1)
+{
+    if (beats_chance(ntot, npos, *best_f1, level)) return threshold;
+    if (2 * npos >= ntot && ninf == 0) {
+        *best_f1 = 2.0 * npos / (double) (ntot + npos);
+        return R_NegInf;
+    }
+    *best_f1 = 0.0;
+    return R_PosInf;
+}
+
 /* The scan behind both entry points.  s_sorted holds the n scores in
  * decreasing order and order[k] the original index of s_sorted[k]; y and
  * group are in the original indexing.  Entries whose group equals skip_group
@@ -36,7 +121,7 @@
  * other cross-validation folds; so are entries whose label is missing
  * (LABEL_NA): the cut is chosen on the observed entries only. */
 double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int *y,
-                     const int *group, int skip_group, double *best_f1)
+                     const int *group, int skip_group, double level, double *best_f1)
 {
     int npos = 0, ntot = 0, tp = 0, count = 0;
     for (int k = 0; k < n; k++) {
@@ -76,7 +161,7 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
         threshold = R_NegInf;
     }
     *best_f1 = best;
-    return threshold;
+    return chance_rule(ntot, npos, ninf, level, threshold, best_f1);
 }
 
 /* Sort the n scores into buf in decreasing order, with idx[k] the original
@@ -364,7 +449,7 @@ static inline int in_subset(const int *table, int b, int nc, int skip)
 /* The cut f1_cut_sorted() chooses on the entries of w outside group skip
  * (0: all), from the candidates v[i]: the same F1 formula, best = -1 start,
  * strict ">", threshold between v[i] and the top score under it. */
-static double f1_cut_positives(f1_work *w, int skip, double *best_f1)
+static double f1_cut_positives(f1_work *w, int skip, double level, double *best_f1)
 {
     int q = w->q, nc = w->ngroups + 1;
     const double *v = w->v;
@@ -411,13 +496,13 @@ static double f1_cut_positives(f1_work *w, int skip, double *best_f1)
         threshold = R_NegInf;
     }
     *best_f1 = best;
-    return threshold;
+    return chance_rule(nobs, npos, 0, level, threshold, best_f1);
 }
 
 /* buf (n + 1 doubles) and idx (n + 1 ints) are scratch; the route by
  * positives works in them, so for small n it allows fewer positives. */
 double f1_threshold(int n, const double *score, const int *y, double *buf, int *idx,
-                    double *best_f1)
+                    double level, double *best_f1)
 {
     int maxpos = n / MAX_POSITIVE_SHARE;
     while (maxpos > 0 && (work_doubles(maxpos, 1) > (size_t) n + 1 ||
@@ -425,9 +510,9 @@ double f1_threshold(int n, const double *score, const int *y, double *buf, int *
         maxpos--;  /* small n only */
     f1_work w = {.maxpos = maxpos, .ngroups = 1, .dbl = buf, .ints = idx};
     if (maxpos > 0 && f1_positives_prepare(n, score, y, NULL, &w) == 0)
-        return f1_cut_positives(&w, 0, best_f1);
+        return f1_cut_positives(&w, 0, level, best_f1);
     sort_decreasing(n, score, buf, idx);
-    return f1_cut_sorted(n, buf, idx, y, NULL, 0, best_f1);
+    return f1_cut_sorted(n, buf, idx, y, NULL, 0, level, best_f1);
 }
 
 /* cv_point_thresholds(), by_positives = 0 for the sorted route throughout. */
@@ -469,8 +554,9 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
         if (sorted) radix_sort_decreasing(n, sl, b, ix, k1, k1 + per, ix + per);
         for (int k = 0; k <= nfolds; k++) {
             double f1;
-            thresholds[IDX(l, k, m)] = sorted ? f1_cut_sorted(n, b, ix, yl, foldid, k + 1, &f1)
-                                              : f1_cut_positives(&w, k + 1, &f1);
+            thresholds[IDX(l, k, m)] =
+                sorted ? f1_cut_sorted(n, b, ix, yl, foldid, k + 1, CHANCE_LEVEL, &f1)
+                       : f1_cut_positives(&w, k + 1, CHANCE_LEVEL, &f1);
             if (k == nfolds) f1_all[l] = f1;
         }
     }

@@ -8,12 +8,17 @@
  * read as TRUE.  Labels are 0, 1 or LABEL_NA wherever they reach C. */
 #define LABEL_NA INT_MIN
 
+/* The level of the chance rule (thresholds_core.c) that every threshold of
+ * the package is chosen with: a cut whose F1 random scores reach with a
+ * probability above it is not kept. */
+#define CHANCE_LEVEL 0.05
+
 /* Entries whose label is LABEL_NA are left out, as if absent. */
 double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int *y,
-                     const int *group, int skip_group, double *best_f1);
+                     const int *group, int skip_group, double level, double *best_f1);
 void sort_decreasing(int n, const double *score, double *buf, int *idx);
 double f1_threshold(int n, const double *score, const int *y, double *buf, int *idx,
-                    double *best_f1);
+                    double level, double *best_f1);
 /* The out-of-fold thresholds of one grid point, every method's CV shares. */
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
                          const int *foldid, double *thresholds, double *f1_all,

@@ -111,7 +111,9 @@ test_that("ties between grid points go to the largest beta, then the largest alp
   # first, or taking the first tied pair, would not
   p <- cv_problem(24, 4, 2, seed = 90)
   differs <- c(alpha_first = FALSE, first = FALSE)
-  for (seed in c(16, 18, 19, 40)) for (measure in c("macro_f1", "hamming_loss")) {
+  # (seed 26 added: with the chance rule and the Hamming cuts the others no
+  # longer tie where comparing alpha first would differ)
+  for (seed in c(16, 18, 19, 26, 40)) for (measure in c("macro_f1", "hamming_loss")) {
     set.seed(seed)
     foldid <- sample(rep(1:3, 8))
     cv <- cv_mlls(p$X, p$Y, alpha = c(0, 0.3, 3), beta = c(0.01, 0.3, 3), foldid = foldid,
@@ -180,4 +182,74 @@ test_that("bad arguments are errors naming them", {
   y[1, 2] <- TRUE
   expect_warning(cv_mlls(p$X, y, alpha = 1, beta = 1, nfolds = 3, progress = FALSE),
                  "positives in only one fold")
+})
+
+test_that("with measure = 'hamming_loss' the folds and the fit are cut at Hamming-optimal thresholds", {
+  # brute force over every candidate cut of each label (never, between
+  # distinct scores, always): the fewest misclassified entries, the highest
+  brute_cut <- function(s, y) {
+    u <- sort(unique(s), decreasing = TRUE)
+    cuts <- c(Inf, if (length(u) > 1) (u[-length(u)] + u[-1]) / 2, -Inf)
+    errors <- vapply(cuts, function(cut) sum((s > cut) != y), 0)
+    cuts[which(errors == min(errors))[1]]
+  }
+  p <- cv_problem(60, 5, 4, seed = 7)
+  set.seed(3)
+  foldid <- sample(rep(1:3, 20))
+  # a rare label (positives in two folds): the empty prediction wins
+  p$Y[, 4] <- seq_len(60) %in% c(which(foldid == 1)[1], which(foldid == 2)[1])
+  cv <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 10), foldid = foldid,
+                measure = "hamming_loss", keep = TRUE, progress = FALSE)
+  for (g in seq_len(nrow(cv$grid))) {
+    s <- cv$oof[, , g]
+    for (k in 1:3) {
+      tr <- foldid != k
+      cut <- vapply(1:4, function(l) brute_cut(s[tr, l], p$Y[tr, l]), 0)
+      pred <- sweep(s[!tr, , drop = FALSE], 2, cut, ">")
+      expect_equal(cv$cvfold[g, k], mean(pred != p$Y[!tr, ]))
+    }
+    all_cut <- vapply(1:4, function(l) brute_cut(s[, l], p$Y[, l]), 0)
+    expect_identical(sweep(s, 2, cv$oof_thresholds[, g], ">"), sweep(s, 2, all_cut, ">"))
+  }
+  expect_identical(unname(cv$fit$thresholds), unname(cv$oof_thresholds[, cv$chosen]))
+  # the tuned model does not lose to predicting nothing on its own folds
+  expect_lte(min(cv$cvm), mean(p$Y))
+})
+
+test_that("a chosen point on the grid's edge is reported, where the grid could go further", {
+  axes <- list(alpha = c(0, 0.1, 1), beta = c(0.01, 1, Inf))
+  grid <- do.call(expand.grid, axes)
+  at <- function(a, b) which(grid$alpha == a & grid$beta == b)
+  # alpha = 0 and beta = Inf are the ends of their ranges: nothing beyond
+  expect_null(mlss:::grid_edge(grid, axes, at(0, Inf)))
+  expect_null(mlss:::grid_edge(grid, axes, at(0.1, 1)))
+  e <- mlss:::grid_edge(grid, axes, at(1, 0.01))
+  expect_identical(as.vector(e), c("largest", "smallest"))
+  expect_identical(names(e), c("alpha", "beta"))
+  # an axis of one value is the user's choice; r stops at its limit
+  expect_null(mlss:::grid_edge(grid[grid$beta == 1, ], list(alpha = axes$alpha, beta = 1),
+                               2L, NULL))
+  g3 <- expand.grid(alpha = 1, beta = 1, r = c(1, 3))
+  expect_null(mlss:::grid_edge(g3, list(alpha = 1, beta = 1, r = c(1, 3)), 2L,
+                               list(r = c(1, 3))))
+  expect_identical(as.vector(mlss:::grid_edge(g3, list(alpha = 1, beta = 1, r = c(1, 3)), 2L,
+                                              list(r = c(1, 4)))), "largest")
+
+  # at fit time one message, and print() says it again
+  p <- cv_problem(40, 4, 2, seed = 5)
+  set.seed(1)
+  msgs <- character()
+  cv <- withCallingHandlers(
+    cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(1e3, 1e4), nfolds = 2, progress = FALSE),
+    message = function(m) {
+      msgs <<- c(msgs, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    })
+  edge <- grepl("edge of the grid", msgs)
+  expect_identical(sum(edge), 1L)
+  # beta has two values: the chosen one is at one end, above 0 and finite
+  side <- if (cv$beta_best == 1e4) "largest" else "smallest"
+  expect_match(msgs[edge], paste0("beta = ", format(cv$beta_best, digits = 3), ", the ", side,
+                                  " value"), fixed = TRUE)
+  expect_output(print(cv), "edge of the grid")
 })

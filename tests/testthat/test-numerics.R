@@ -144,12 +144,13 @@ test_that("beta = 0 with a rank-deficient x says so", {
 })
 
 test_that("F1 thresholds separate infinite and adjacent scores", {
-  th <- f1_thresholds(c(Inf, 1, 0.5), c(TRUE, FALSE, FALSE))
+  # level = 1: the plain F1 maximum (examples this small never pass the chance rule)
+  th <- f1_thresholds(c(Inf, 1, 0.5), c(TRUE, FALSE, FALSE), level = 1)
   expect_identical(unname(th$f1), 1)
   expect_true(Inf > th$threshold && !(1 > th$threshold))
   a <- 1
   b <- 1 + .Machine$double.eps  # adjacent doubles: the midpoint rounds to b
-  th <- f1_thresholds(c(b, a), c(TRUE, FALSE))
+  th <- f1_thresholds(c(b, a), c(TRUE, FALSE), level = 1)
   expect_true(b > th$threshold && !(a > th$threshold))
   # -Inf is never above a threshold: the reported F1 is the one reached
   for (y in list(c(TRUE, TRUE, TRUE), c(TRUE, TRUE, FALSE), c(TRUE, FALSE, TRUE))) {

@@ -1,13 +1,15 @@
-# F1-maximising thresholds, on examples computed by hand.
+# F1-maximising thresholds, on examples computed by hand (level = 1: the
+# plain F1 maximum, without the chance rule, which small examples never pass).
 
 test_that("the threshold maximises F1, half-way between scores", {
   # sorted scores .9(+) .8(-) .7(+) .3(-) .1(+): cutting after k = 1, 3, 5 gives
   # F1 = 2/4, 4/6, 6/8; the best is k = 5 (-Inf, everything predicted)
-  res <- f1_thresholds(c(0.9, 0.8, 0.7, 0.3, 0.1), c(TRUE, FALSE, TRUE, FALSE, TRUE))
+  res <- f1_thresholds(c(0.9, 0.8, 0.7, 0.3, 0.1), c(TRUE, FALSE, TRUE, FALSE, TRUE),
+                       level = 1)
   expect_equal(unname(res$f1), 0.75)
   expect_identical(unname(res$threshold), -Inf)
   # .9(+) .8(+) .3(-) .2(+) .1(-): k = 2 gives 4/5, k = 4 gives 6/7 -> cut at .15
-  res <- f1_thresholds(c(0.9, 0.8, 0.3, 0.2, 0.1), c(1, 1, 0, 1, 0))
+  res <- f1_thresholds(c(0.9, 0.8, 0.3, 0.2, 0.1), c(1, 1, 0, 1, 0), level = 1)
   expect_equal(unname(res$threshold), 0.15)
   expect_equal(unname(res$f1), 6 / 7)
 })
@@ -15,23 +17,23 @@ test_that("the threshold maximises F1, half-way between scores", {
 test_that("ties in score are never split, ties in F1 go to the higher threshold", {
   # the two .5 scores (one +, one -) stay on the same side: k = 1 gives
   # F1 = 2/3, k = 3 gives 4/5 (k = 2 would give 1 but splits the tie)
-  res <- f1_thresholds(c(0.9, 0.5, 0.5, 0.1), c(TRUE, TRUE, FALSE, FALSE))
+  res <- f1_thresholds(c(0.9, 0.5, 0.5, 0.1), c(TRUE, TRUE, FALSE, FALSE), level = 1)
   expect_equal(unname(res$threshold), 0.3)
   expect_equal(unname(res$f1), 0.8)
   # cutting after k = 1 (F1 = 2/3) ties with predicting everything (k = 4,
   # F1 = 4/6): the higher threshold wins over -Inf
-  res <- f1_thresholds(c(4, 3, 2, 1), c(TRUE, FALSE, FALSE, TRUE))
+  res <- f1_thresholds(c(4, 3, 2, 1), c(TRUE, FALSE, FALSE, TRUE), level = 1)
   expect_equal(unname(res$f1), 2 / 3)
   expect_equal(unname(res$threshold), 3.5)
   # a tie between two interior cuts: .6(+) .5(-) .4(-) .3(+) .2(-) .1(-) gives
   # F1 = 2/3 after k = 1 and after k = 4 (4/6): 5.5 wins over 2.5
-  res <- f1_thresholds(6:1, c(TRUE, FALSE, FALSE, TRUE, FALSE, FALSE))
+  res <- f1_thresholds(6:1, c(TRUE, FALSE, FALSE, TRUE, FALSE, FALSE), level = 1)
   expect_equal(unname(res$f1), 2 / 3)
   expect_identical(unname(res$threshold), 5.5)
   # the same in every column of a matrix, scores in any order
   s <- cbind(a = 6:1, b = c(1, 3, 2, 6, 4, 5))
   y <- cbind(c(TRUE, FALSE, FALSE, TRUE, FALSE, FALSE), c(FALSE, TRUE, FALSE, TRUE, FALSE, FALSE))
-  expect_identical(f1_thresholds(s, y)$threshold, c(a = 5.5, b = 5.5))
+  expect_identical(f1_thresholds(s, y, level = 1)$threshold, c(a = 5.5, b = 5.5))
 })
 
 test_that("labels without positives or negatives get infinite thresholds", {
@@ -48,7 +50,7 @@ test_that("the thresholds agree with a brute-force search", {
     s <- round(rnorm(n), 1)  # rounded: many ties
     y <- runif(n) < 0.4
     if (!any(y) || all(y)) next
-    res <- f1_thresholds(s, y)
+    res <- f1_thresholds(s, y, level = 1)
     cuts <- c(sort(unique(s)) - 1e-9, max(s) + 1)
     f1 <- vapply(cuts, function(cut) {
       pred <- s > cut
@@ -68,8 +70,9 @@ test_that("the thresholds agree with a brute-force search", {
 # the cut below each distinct score but the lowest (everything >= it
 # predicted), the first (highest) of the best, half-way between the two
 # scores unless that rounds onto the upper one; then "everything predicted"
-# (-Inf) if strictly better and no score is -Inf.  Bitwise the same doubles.
-f1_rule <- function(s, y) {
+# (-Inf) if strictly better and no score is -Inf; then the chance rule
+# (chance_pvalue() below).  Bitwise the same doubles.
+f1_rule <- function(s, y, level = 0.05) {
   keep <- !is.na(y)
   s <- s[keep]
   y <- y[keep]
@@ -96,7 +99,28 @@ f1_rule <- function(s, y) {
     best <- f1_all
     thr <- -Inf
   }
-  c(threshold = thr, f1 = best)
+  keep <- level >= 1 || (best > f1_all &&
+                           (npos > 100 || chance_pvalue(ntot, npos, best) <= level))
+  if (keep) return(c(threshold = thr, f1 = best))
+  # the majority rule ("always" only when no score is -Inf)
+  if (2 * npos >= ntot && ninf == 0) c(threshold = -Inf, f1 = f1_all) else c(threshold = Inf, f1 = 0)
+}
+
+# The probability that random ranks (the npos positives a random subset of
+# the ntot ranks) have a cut, after t entries of which j are positive, with
+# 2 j / (t + npos) >= best: the distribution of j over the paths that have
+# not reached best, step by step (the brute-force test below checks it).
+chance_pvalue <- function(ntot, npos, best) {
+  pr <- c(1, rep(0, npos))  # pr[j + 1]: P(j positives so far, best not reached)
+  reached <- 0
+  for (t in seq_len(ntot)) {
+    up <- pr * (npos - 0:npos) / (ntot - t + 1)
+    pr <- pr - up + c(0, up[-(npos + 1)])
+    hit <- 2 * (0:npos) / (t + npos) >= best & (0:npos) <= t & (0:npos) > 0
+    reached <- reached + sum(pr[hit])
+    pr[hit] <- 0
+  }
+  reached
 }
 
 f1_rule_matrix <- function(s, y) {
@@ -184,7 +208,9 @@ test_that("the out-of-fold thresholds handle the corner cases of the fast route"
   expect_identical(cv[, 4], f1_rule_matrix(s, y)$threshold)
   expect_identical(cv[, 5], f1_rule_matrix(s, y)$f1)
   expect_identical(cv[1, 1], Inf)   # fold 1 left out: no positive
-  expect_identical(cv[3, 4], -Inf)  # the lowest score positive: only "everything" reaches it
+  # the lowest score positive: only "everything" reaches it, which is no
+  # better than chance, so the single positive's label is never predicted
+  expect_identical(cv[3, 4], Inf)
   expect_identical(cv, .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 3L, 1L))
 })
 
@@ -203,8 +229,109 @@ test_that("realistic out-of-fold thresholds equal those of the sorted route", {
                    f1_rule_matrix(s[keep, 1:3], y[keep, 1:3])$threshold)
 })
 
+test_that("the chance rule keeps a cut only when random ranks rarely reach its F1", {
+  # one positive at rank r among n distinct scores: its best cut has
+  # F1 = 2 / (r + 1), which a random rank R reaches when R <= r, so the
+  # probability is r / n exactly
+  n <- 100
+  s <- n:1
+  for (r in c(5, 6, 30)) {
+    y <- seq_len(n) == r
+    kept <- (s[r] + s[r + 1]) / 2
+    expect_identical(unname(f1_thresholds(s, y, level = r / n + 0.001)$threshold), kept)
+    expect_equal(unname(f1_thresholds(s, y, level = r / n + 0.001)$f1), 2 / (r + 1))
+    res <- f1_thresholds(s, y, level = r / n - 0.001)
+    expect_identical(unname(res$threshold), Inf)  # fewer than half positive: never
+    expect_identical(unname(res$f1), 0)
+  }
+  # the default level is 0.05: rank 5 of 100 passes, rank 6 does not
+  expect_identical(unname(f1_thresholds(s, seq_len(n) == 5)$threshold), 95.5)
+  expect_identical(unname(f1_thresholds(s, seq_len(n) == 6)$threshold), Inf)
+})
+
+test_that("the chance rule's probability equals a brute-force enumeration of the ranks", {
+  # every placement of npos positives among ntot ranks, the best F1 of its
+  # cuts; the observed F1 is kept at a level just above the share of
+  # placements that reach it and dropped just below
+  set.seed(59)
+  for (ntot in c(7, 10)) for (npos in 1:4) {
+    sets <- utils::combn(ntot, npos)
+    best_of <- apply(sets, 2, function(ranks) {
+      j <- cumsum(seq_len(ntot) %in% ranks)
+      max(2 * j / (seq_len(ntot) + npos))
+    })
+    for (k in sample(ncol(sets), min(6, ncol(sets)))) {
+      y <- seq_len(ntot) %in% sets[, k]
+      s <- as.double(ntot:1)
+      plain <- f1_thresholds(s, y, level = 1)
+      p <- mean(best_of >= unname(plain$f1) - 1e-12)
+      lab <- sprintf("%d of %d at %s", npos, ntot, paste(sets[, k], collapse = ","))
+      if (!(plain$f1 > 2 * npos / (ntot + npos))) {
+        p <- 1  # not above predicting everything: never kept
+      } else {
+        expect_identical(f1_thresholds(s, y, level = p + 1e-9), plain, label = lab)
+      }
+      if (p > 1e-6) {
+        fallback <- f1_thresholds(s, y, level = p - 1e-9)
+        always <- 2 * npos >= ntot
+        expect_identical(unname(fallback$threshold), if (always) -Inf else Inf, label = lab)
+        expect_equal(unname(fallback$f1), if (always) 2 * npos / (ntot + npos) else 0,
+                     label = lab)
+      }
+    }
+  }
+})
+
+test_that("level is checked", {
+  expect_error(f1_thresholds(1:3, c(TRUE, FALSE, TRUE), level = -1), "'level' must be")
+  expect_error(f1_thresholds(1:3, c(TRUE, FALSE, TRUE), level = NA), "'level' must be")
+})
+
 test_that("inputs are checked", {
   expect_error(f1_thresholds(c(1, NA), c(TRUE, FALSE)), "'score' contains NA")
   expect_error(f1_thresholds(c(1, 2), c(TRUE, FALSE, TRUE)), "has 2 rows but 'y' has 3")
   expect_error(f1_thresholds(matrix(1:4, 2), c(TRUE, FALSE)), "same number of columns")
+})
+
+# Brute force for Hamming loss: every candidate cut (never, below each
+# distinct score, always), the misclassified entries of each, and the
+# highest of the best.
+hamming_brute <- function(s, y) {
+  keep <- !is.na(y)
+  s <- s[keep]
+  y <- y[keep]
+  u <- sort(unique(s), decreasing = TRUE)
+  cuts <- c(Inf, if (length(u) > 1) (u[-length(u)] + u[-1]) / 2, -Inf)
+  errors <- vapply(cuts, function(cut) sum((s > cut) != y), 0)
+  cuts[which(errors == min(errors))[1]]
+}
+
+test_that("Hamming cuts minimise each label's misclassified entries (brute force)", {
+  set.seed(61)
+  for (i in 1:200) {
+    n <- sample(c(1:6, 10, 30, 80), 1)
+    rate <- sample(c(0.05, 0.3, 0.5, 0.8), 1)
+    y <- matrix(runif(n * 3) < rate, n, 3)
+    s <- round(matrix(rnorm(n * 3), n) + 1.2 * y, sample(0:2, 1))  # ties
+    if (runif(1) < 0.2) y[sample(n * 3, n)] <- NA
+    res <- mlss:::hamming_thresholds(s, y)
+    for (l in 1:3) {
+      obs <- !is.na(y[, l])
+      errors <- function(cut) sum((s[obs, l] > cut) != y[obs, l])
+      ref <- hamming_brute(s[, l], y[, l])
+      lab <- sprintf("case %d label %d", i, l)
+      expect_identical(errors(res$threshold[l]), errors(ref), label = lab)
+      # the highest best cut: the same predictions as the brute force's
+      expect_identical(s[obs, l] > res$threshold[l], s[obs, l] > ref, label = lab)
+      pred <- s[obs, l] > res$threshold[l]
+      truth <- y[obs, l]
+      f1 <- if (!any(truth) && !any(pred)) 1 else 2 * sum(pred & truth) / (sum(pred) + sum(truth))
+      expect_equal(res$f1[l], f1, label = lab)
+    }
+  }
+  # a single positive at the top: cut just below it; at the bottom: never
+  expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(TRUE, FALSE, FALSE, FALSE)))$threshold, 3.5)
+  expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(FALSE, FALSE, FALSE, TRUE)))$threshold, Inf)
+  # mostly positive and uninformative: always
+  expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(FALSE, TRUE, TRUE, TRUE)))$threshold, -Inf)
 })
