@@ -3,6 +3,13 @@
 #' Walks the chain greedily: each label is predicted from the features and
 #' the *predicted* labels before it in the chain (Read et al. 2011).
 #'
+#' @section Approximations and what they guarantee:
+#' The greedy walk follows one path of the chain's tree of label vectors, so
+#' its vector need not be the chain's most probable one (the MAP of
+#' [predict.pcc()]), and its `"score"` values are conditional probabilities
+#' along that path, not marginals.  Its `"class"` is that of [predict.pcc()]
+#' with `inference = "beam"` and `beam_width = 1`.
+#'
 #' @param object A fit from [cc()].
 #' @param newx New data with the training columns: a numeric matrix, data frame
 #'   or sparse `Matrix` (for a fit from the formula interface, a data frame
@@ -49,7 +56,7 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #'   probable prefixes at each label; `"class"` is the most probable vector of
 #'   the final beam, and the marginal of label \eqn{l} the probability mass of
 #'   the candidates with \eqn{y_l = 1} over the mass of all candidates at that
-#'   depth.  A beam of at least \eqn{2^m} prunes nothing and is exact (MAP and
+#'   depth, before pruning (see below).  A beam of at least \eqn{2^m} prunes nothing and is exact (MAP and
 #'   marginals).
 #' * `"sample"`: `n_samples` label vectors drawn from the chain (ancestral
 #'   sampling, R's random number generator: `set.seed()` reproduces it);
@@ -60,6 +67,33 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #'
 #' `type = "prob"` needs no search: the product of the chain's conditional
 #' probabilities along the given vector, exact for any number of labels.
+#'
+#' @section Approximations and what they guarantee:
+#' * `"exact"`: the marginals and the MAP are exact (to rounding; a tie for
+#'   the MAP goes to the vector reached first, likelier branch first).
+#' * `"beam"`: the marginal of label \eqn{l} is computed over the candidates
+#'   of its depth *before pruning*: the \eqn{2 b} extensions, by
+#'   \eqn{y_l = 0} and \eqn{y_l = 1}, of the \eqn{b} prefixes kept at the
+#'   label before it in the chain, each weighted by its probability; the
+#'   beam is pruned to `beam_width` only after.  It is therefore exact for the
+#'   first \eqn{\lfloor \log_2 B \rfloor + 1}{floor(log2(B)) + 1} labels of
+#'   the chain (B = `beam_width`: nothing has been pruned before them) and a
+#'   ratio in \[0, 1\] with no error bound after; a label's mass is
+#'   renormalised over the candidates, so the mass the beam dropped is
+#'   ignored, not counted as \eqn{y_l = 0}.  The MAP is the most probable
+#'   vector of the final beam: no guarantee of being the MAP, only that its
+#'   probability (`type = "prob"`) is a lower bound on the MAP's.  A beam of
+#'   one is [predict.cc()]'s greedy walk; a beam of \eqn{2^m} or more (it is
+#'   cut to \eqn{2^m}) is exact.
+#' * `"sample"`: the marginals are unbiased, and each is a mean of `n_samples`
+#'   numbers in \[0, 1\], so its Monte Carlo standard error is at most
+#'   \eqn{1 / (2 \sqrt{S})}{1 / (2 sqrt(S))} for S = `n_samples` (0.016 at
+#'   the default 1000); the first label of the chain is exact, its
+#'   conditional probability not depending on any sample.  The MAP is the
+#'   most probable vector sampled: no guarantee (it is the MAP with
+#'   probability \eqn{1 - (1 - p^*)^S}{1 - (1 - p*)^S}, \eqn{p^*}{p*} the
+#'   MAP's probability), and its probability is a lower bound on the MAP's.
+#'   The results depend on the R seed.
 #'
 #' @param object A fit from [pcc()].
 #' @inheritParams predict.cc

@@ -39,7 +39,7 @@
 #' @param init A warm start: a `cc` or `pcc` fit with the same features,
 #'   labels and order (used by [cv_cc()] along the cost grid).
 #' @param inference For `pcc()`: the default inference of [predict.pcc()]
-#'   (`"exact"`, `"beam"` or `"sample"`).
+#'   (`"exact"`, `"beam"` or `"sample"`; what each guarantees: see there).
 #' @param beam_width,n_samples For `pcc()`: the defaults of [predict.pcc()]
 #'   (beam width 10, 1000 samples).
 #' @param data,subset,na.action For the formula method, as in [lm()].

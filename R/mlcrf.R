@@ -5,7 +5,8 @@
 #' potential that depends on the features.  The structure (which pairs are
 #' linked) is learned with a group penalty on each edge, then the parameters of
 #' the kept graph are refitted.  Learning uses the pseudo-likelihood, so it
-#' never needs inference; prediction does (see [predict.mlcrf()]).
+#' never needs inference; prediction does (see [predict.mlcrf()], also for
+#' what its exact and approximate inference guarantee).
 #'
 #' @section Model:
 #' With \eqn{\tilde x = (1, x)}{x~ = (1, x)} (the features standardised, see

@@ -1,0 +1,195 @@
+# What each approximate inference guarantees, as documented in
+# ?predict.mlcrf and ?predict.pcc, checked against plain-R references
+# (brute force, a transcription of the documented rule), never against the C
+# code itself.  Already covered elsewhere and not repeated here: a full beam
+# is exact (test-chains.R), sampled marginals within Monte Carlo error
+# (test-chains.R), loopy BP exact on a tree (test-mlcrf.R).
+
+# The unnormalised log-score of the pairwise CRF: node (m), pair (3E:
+# (0,1), (1,0), (1,1) per edge), from/to 1-based.
+approx_crf_score <- function(y, node, pair, from, to) {
+  s <- sum(node[y == 1])
+  for (e in seq_along(from)) {
+    a <- y[from[e]]; b <- y[to[e]]
+    if (a == 0 && b == 1) s <- s + pair[3 * e - 2]
+    if (a == 1 && b == 0) s <- s + pair[3 * e - 1]
+    if (a == 1 && b == 1) s <- s + pair[3 * e]
+  }
+  s
+}
+
+# Iterated conditional modes in plain R: sweep the labels in order, set each
+# to its better value given the others (0 on a tie), until a sweep changes
+# nothing.
+approx_icm <- function(y, node, pair, from, to, maxit = 100) {
+  for (sweep in seq_len(maxit)) {
+    changed <- FALSE
+    for (l in seq_along(y)) {
+      y1 <- y; y1[l] <- 1
+      y0 <- y; y0[l] <- 0
+      v <- as.numeric(approx_crf_score(y1, node, pair, from, to) >
+                        approx_crf_score(y0, node, pair, from, to))
+      if (v != y[l]) { y[l] <- v; changed <- TRUE }
+    }
+    if (!changed) break
+  }
+  y
+}
+
+# A dense 10-label graph with strong couplings, where ICM and BP are poor.
+approx_dense_potentials <- function(n, m = 10, sd_pair = 2, seed = 1) {
+  set.seed(seed)
+  pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
+  pairs <- pairs[order(pairs[, 1], pairs[, 2]), , drop = FALSE]
+  E <- nrow(pairs)
+  list(node = matrix(rnorm(n * m), n), pair = matrix(rnorm(n * 3 * E, sd = sd_pair), n),
+       from = pairs[, 1], to = pairs[, 2])
+}
+
+test_that("ICM returns a local optimum: no single-label flip raises the score", {
+  infer <- get("C_crf_infer", asNamespace("mlss"))
+  P <- approx_dense_potentials(n = 30)
+  m <- ncol(P$node)
+  ap <- suppressWarnings(.Call(infer, P$node, P$pair, P$from - 1L, P$to - 1L, FALSE, NULL,
+                               0.5, 200L, 1e-8))
+  ex <- .Call(infer, P$node, P$pair, P$from - 1L, P$to - 1L, TRUE, NULL, 0.5, 200L, 1e-8)
+  missed <- 0
+  for (i in seq_len(nrow(P$node))) {
+    sc <- function(y) approx_crf_score(y, P$node[i, ], P$pair[i, ], P$from, P$to)
+    y <- ap$map[i, ]
+    s <- sc(y)
+    for (l in seq_len(m)) {
+      yf <- y; yf[l] <- 1 - yf[l]
+      expect_lte(sc(yf), s + 1e-12)
+    }
+    # the better of ICM from the independent solution and from the rounded
+    # marginals (the first on a tie)
+    a <- approx_icm(as.numeric(P$node[i, ] > 0), P$node[i, ], P$pair[i, ], P$from, P$to)
+    b <- approx_icm(as.numeric(ap$marginal[i, ] > 0.5), P$node[i, ], P$pair[i, ],
+                    P$from, P$to)
+    expect_equal(as.numeric(y), if (sc(b) > sc(a)) b else a)
+    # never better than the MAP, which it need not be
+    expect_lte(s, sc(ex$map[i, ]) + 1e-12)
+    missed <- missed + any(y != ex$map[i, ])
+  }
+  # the guarantee is only local: on this graph ICM misses the MAP somewhere
+  expect_gt(missed, 0)
+})
+
+test_that("predict.mlcrf()'s approximate MAP of a fit is a local optimum of its potentials", {
+  set.seed(21)
+  n <- 60; d <- 3; m <- 6
+  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
+  y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
+  fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
+  newx <- x[1:10, ]
+  cl <- predict(fit, newx, type = "class", inference = "approximate")
+  expect_identical(attr(cl, "inference")$map, "iterated conditional modes")
+  # the potentials from the coefficients, in plain R
+  X1 <- cbind(1, newx)
+  node <- X1 %*% fit$nodes
+  from <- match(fit$edges$from, fit$labels); to <- match(fit$edges$to, fit$labels)
+  for (i in 1:10) {
+    pair <- unlist(lapply(fit$weights, function(w) drop(X1[i, ] %*% w)))
+    yi <- cl[i, ] + 0
+    s <- approx_crf_score(yi, node[i, ], pair, from, to)
+    for (l in seq_len(m)) {
+      yf <- yi; yf[l] <- 1 - yf[l]
+      expect_lte(approx_crf_score(yf, node[i, ], pair, from, to), s + 1e-10)
+    }
+  }
+})
+
+test_that("loopy BP that does not converge: a warning, the flag, and marginals in [0, 1]", {
+  infer <- get("C_crf_infer", asNamespace("mlss"))
+  P <- approx_dense_potentials(n = 5, sd_pair = 3, seed = 2)
+  ap <- .Call(infer, P$node, P$pair, P$from - 1L, P$to - 1L, FALSE, NULL, 0.5, 3L, 1e-12)
+  # after 3 sweeps from zero messages nothing has converged to 1e-12
+  expect_identical(ap$bp_iter, rep(3L, 5))
+  expect_true(all(ap$bp_delta >= 1e-12))
+  expect_true(all(ap$marginal >= 0 & ap$marginal <= 1))
+  # through predict(): the warning and the per-instance flag
+  set.seed(22)
+  n <- 60; m <- 6
+  x <- matrix(rnorm(n * 3), n, 3, dimnames = list(NULL, paste0("f", 1:3)))
+  y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
+  fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
+  expect_warning(sc <- predict(fit, x[1:4, ], type = "score", inference = "approximate",
+                               maxit = 1, tol = 1e-14),
+                 "did not converge for 4 of 4")
+  expect_identical(attr(sc, "inference")$bp_converged, rep(FALSE, 4))
+  expect_true(all(sc >= 0 & sc <= 1))
+  expect_silent(predict(fit, x[1:4, ], type = "score", inference = "approximate"))
+})
+
+# Beam search in plain R, from the documented rule: at label k (chain order)
+# every member of the beam is extended by y_k = 0 and 1; the marginal of
+# label k is the mass of the extensions with y_k = 1 over the mass of all
+# extensions, BEFORE they are pruned to the `B` most probable.
+approx_beam_ref <- function(model, order, x, B) {
+  m <- length(order)
+  beam <- list(list(y = numeric(m), lp = 0))
+  marg <- numeric(m)
+  for (k in seq_len(m)) {
+    l <- order[k]; prev <- order[seq_len(k - 1)]
+    cand <- list()
+    for (b in beam) {
+      z <- model$intercept[l] + sum(x * model$W[, l]) + sum(model$G[prev, l] * b$y[prev])
+      y0 <- b$y; y0[l] <- 0
+      y1 <- b$y; y1[l] <- 1
+      cand <- c(cand, list(list(y = y0, lp = b$lp + stats::plogis(-z, log.p = TRUE)),
+                           list(y = y1, lp = b$lp + stats::plogis(z, log.p = TRUE))))
+    }
+    lp <- vapply(cand, `[[`, 0, "lp")
+    w <- exp(lp - max(lp))
+    marg[l] <- sum(w[vapply(cand, function(c) c$y[l] == 1, NA)]) / sum(w)
+    beam <- cand[order(-lp)][seq_len(min(B, length(cand)))]
+  }
+  list(marginals = marg, map = beam[[1]]$y)
+}
+
+test_that("beam marginals are over the candidates before pruning; the MAP is the beam's best", {
+  dat <- chain_ref_data(n = 80, m = 6, seed = 23)
+  ord <- c(3L, 1L, 6L, 2L, 5L, 4L)
+  fit <- pcc(dat$x, dat$y, order = ord, cost = 3)
+  newx <- dat$x[1:10, ]
+  ex <- predict(fit, newx, type = "score")
+  for (B in c(2L, 3L)) {
+    sc <- predict(fit, newx, type = "score", inference = "beam", beam_width = B)
+    cl <- predict(fit, newx, type = "class", inference = "beam", beam_width = B)
+    for (i in 1:10) {
+      r <- approx_beam_ref(fit, ord, newx[i, ], B)
+      expect_equal(unname(sc[i, ]), r$marginals, tolerance = 1e-12)
+      expect_equal(unname(cl[i, ]) + 0, r$map)
+    }
+    # no pruning before label k (chain order) while 2^(k-1) <= B: those
+    # labels' marginals are exact
+    first <- ord[seq_len(floor(log2(B)) + 1)]
+    expect_equal(sc[, first], ex[, first], tolerance = 1e-12, ignore_attr = TRUE)
+  }
+  # a narrow beam is an approximation somewhere on these rows
+  sc1 <- predict(fit, newx, type = "score", inference = "beam", beam_width = 2)
+  expect_gt(max(abs(sc1 - ex)), 1e-6)
+})
+
+test_that("sampled marginals: the first label in the chain is exact, the rest within 4/sqrt(S)", {
+  dat <- chain_ref_data(n = 80, m = 5, seed = 24)
+  ord <- c(2L, 5L, 1L, 4L, 3L)
+  fit <- pcc(dat$x, dat$y, order = ord, cost = 3)
+  newx <- dat$x[1:10, ]
+  ex <- predict(fit, newx, type = "score")
+  S <- 300L
+  set.seed(25)
+  sm <- predict(fit, newx, type = "score", inference = "sample", n_samples = S)
+  # the mean of p(y_l = 1 | x, y_<l) over the samples: for the first label
+  # that probability does not depend on the sample (a frequency of y_l = 1
+  # would not be exact)
+  expect_equal(sm[, ord[1]], ex[, ord[1]], tolerance = 1e-12, ignore_attr = TRUE)
+  expect_lt(max(abs(sm - ex)), 4 / sqrt(S))
+  # the sampled MAP is one of the vectors and never more probable than the MAP
+  set.seed(26)
+  cl <- predict(fit, newx, type = "class", inference = "sample", n_samples = 5L)
+  pm <- predict(fit, newx, type = "prob", y = predict(fit, newx, type = "class"))
+  ps <- predict(fit, newx, type = "prob", y = cl)
+  expect_true(all(ps <= pm * (1 + 1e-12)))
+})
