@@ -1,0 +1,64 @@
+# Extreme finite input (issue 28): x * 1e200 (or 1e-200) must give the right
+# answer or a clear error, never a silently wrong one.  The companion of
+# test-offset.R (which adds a constant; here x is multiplied).
+
+ovf_data <- function(n = 60) {
+  e <- mlss::emotions
+  list(x = as.matrix(e$x)[seq_len(n), ], y = e$y[seq_len(n), ])
+}
+
+test_that("the kNN search on x * 1e200 and x * 1e-200 finds the neighbours of x", {
+  x <- ovf_data()$x
+  ref <- ref_knn(x, 5)
+  refq <- ref_knn(x[1:40, ], 5, x[41:60, ])
+  for (f in c(1e200, 1e-200)) {
+    nb <- mlss:::knn_search(x * f, 5)
+    expect_identical(nb$index, ref$index)
+    expect_equal(nb$distance / f, ref$distance, tolerance = 1e-12)
+    nq <- mlss:::knn_search(x[1:40, ] * f, 5, x[41:60, ] * f)
+    expect_identical(nq$index, refq$index)
+    xs <- Matrix::Matrix(x * f, sparse = TRUE)
+    expect_identical(mlss:::knn_search(xs, 5)$index, ref$index)
+  }
+})
+
+test_that("mlknn() and iblr() with scale = FALSE on x * 1e200 give the scores of x", {
+  d <- ovf_data()
+  train <- 1:40
+  test <- 41:60
+  ref <- ref_mlknn(d$x[train, ], d$y[train, ], d$x[test, ], k = 10, s = 1)
+  for (f in c(1e200, 1e-200)) {
+    xf <- d$x * f
+    s <- as.matrix(predict(mlknn(xf[train, ], d$y[train, ]), xf[test, ], type = "score"))
+    expect_equal(unname(s), ref, tolerance = 1e-12)
+    # IBLR uses the neighbours only (not their distances): the fit of x itself
+    a <- as.matrix(predict(iblr(d$x[train, ], d$y[train, ]), d$x[test, ], type = "score"))
+    b <- as.matrix(predict(iblr(xf[train, ], d$y[train, ]), xf[test, ], type = "score"))
+    expect_equal(b, a, tolerance = 1e-12)
+  }
+})
+
+test_that("mddm() on x * 2^665 and x * 2^-700 solves the problem of x it equals", {
+  # mu P'X'XP + (1 - mu) P'P = I for x = sc x': in double, mu = 0.5 at
+  # sc = 2^665 is the problem of x' with mu = 1 (1 - mu is 2^-1330 of mu)
+  # and at sc = 2^-700 the problem with mu = 0; mu = 0 (orthonormal P) is the
+  # same problem at every scale.  The scores do not depend on the length of P.
+  d <- ovf_data()
+  x <- d$x
+  score <- function(fit, x) as.matrix(predict(fit, x, type = "score"))
+  # len: the factor that makes P of x * f satisfy the constraint of x at mu_ref
+  cases <- list(list(f = 2^665, mu = 0.5, mu_ref = 1, len = 2^665 * sqrt(0.5)),
+                list(f = 2^-700, mu = 0.5, mu_ref = 0, len = sqrt(0.5)),
+                list(f = 1e200, mu = 0, mu_ref = 0, len = 1),
+                list(f = 1e-200, mu = 1, mu_ref = 1, len = 1e-200))
+  for (cs in cases) for (method in c("primal", "dual")) {
+    a <- mddm(x, d$y, k = 3, mu = cs$mu_ref, method = method)
+    b <- mddm(x * cs$f, d$y, k = 3, mu = cs$mu, method = method)
+    # 1e-6: x * 1e-200 is not exact, and mu = 1 with d > n is ill-conditioned
+    expect_equal(score(b, x * cs$f), score(a, x), tolerance = 1e-6)
+    expect_equal(b$share, a$share, tolerance = 1e-6)
+    expect_equal(b$P * cs$len, a$P, tolerance = 1e-6)
+  }
+  xs <- Matrix::Matrix(x * 1e200, sparse = TRUE)
+  expect_equal(score(mddm(xs, d$y, k = 3), xs), score(mddm(x, d$y, k = 3), x), tolerance = 1e-9)
+})
