@@ -35,18 +35,28 @@ knn_search <- function(x, k, newx = NULL, block = 0L) {
       newx <- methods::as(methods::as(newx, "CsparseMatrix"), "generalMatrix")
     if (!sparse && inherits(newx, "dgCMatrix")) newx <- as.matrix(newx)
   }
-  # Squared distances of values beyond ~1e150 overflow to Inf (and below
-  # ~1e-160 underflow to 0), which makes every neighbour a tie.  Dividing by a
-  # power of 2 is exact, so the neighbour order is that of x itself; the
-  # distances are scaled back.  Ordinary data are left untouched.
-  s <- knn_power2(c(max_abs(x), if (!self) max_abs(newx)))
-  if (s != 1) {
-    x <- knn_divide(x, s)
-    if (!self) newx <- knn_divide(newx, s)
+  # Squared distances of values beyond ~1e154 overflow to Inf, and those of
+  # values below ~1e-162 underflow to 0: either makes neighbours ties.
+  # Dividing by a power of 2 is exact, so the neighbour order is that of x;
+  # the distances are scaled back.  Data all below 2^-400 are scaled up (no
+  # loss); rows whose distances overflowed are searched again on the data
+  # scaled down, which loses only squares negligible against theirs (one huge
+  # value must not flush the other rows' distances to 0).
+  search <- function(s) {
+    res <- .Call(C_knn_search_call, native_matrix(knn_divide(x, s)),
+                 if (!self) native_matrix(knn_divide(newx, s)),
+                 as.integer(k), as.integer(block), mlss_threads())
+    if (s != 1) res$distance <- res$distance * s
+    res
   }
-  res <- .Call(C_knn_search_call, native_matrix(x), if (!self) native_matrix(newx),
-               as.integer(k), as.integer(block), mlss_threads())
-  if (s != 1) res$distance <- res$distance * s
+  top <- max(max_abs(x), if (!self) max_abs(newx))
+  res <- search(if (top > 0 && top < 2^-400) knn_power2(top) else 1)
+  lost <- rowSums(!is.finite(res$distance)) > 0
+  if (any(lost)) {
+    again <- search(knn_power2(top))
+    res$index[lost, ] <- again$index[lost, ]
+    res$distance[lost, ] <- again$distance[lost, ]
+  }
   res
 }
 
@@ -65,6 +75,7 @@ knn_power2 <- function(m) {
 }
 
 knn_divide <- function(x, s) {
+  if (s == 1) return(x)
   if (inherits(x, "dgCMatrix")) x@x <- x@x / s else x <- x / s
   x
 }

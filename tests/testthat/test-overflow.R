@@ -62,3 +62,24 @@ test_that("mddm() on x * 2^665 and x * 2^-700 solves the problem of x it equals"
   xs <- Matrix::Matrix(x * 1e200, sparse = TRUE)
   expect_equal(score(mddm(xs, d$y, k = 3), xs), score(mddm(x, d$y, k = 3), x), tolerance = 1e-9)
 })
+
+test_that("one huge value does not flush the other rows' distances", {
+  # a global rescaling by the largest value would turn the squares of the
+  # ordinary values into 0 (ties); the reference measures each distance at
+  # its own scale, m sqrt(sum((d / m)^2))
+  rd <- function(a, b) {
+    v <- a - b
+    m <- max(abs(v))
+    if (m == 0) 0 else m * sqrt(sum((v / m)^2))
+  }
+  set.seed(3)
+  x <- matrix(rnorm(160), 40)
+  x[7, 1] <- 1e300
+  x[9, 2] <- -1e250
+  D <- outer(1:40, 1:40, Vectorize(function(i, j) rd(x[i, ], x[j, ])))
+  diag(D) <- Inf
+  ref <- t(apply(D, 1, function(d) order(d, seq_along(d))[1:4]))
+  nb <- mlss:::knn_search(x, 4)
+  expect_identical(nb$index, ref)
+  expect_equal(nb$distance, t(sapply(1:40, function(i) D[i, ref[i, ]])), tolerance = 1e-12)
+})
