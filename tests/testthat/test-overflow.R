@@ -83,3 +83,16 @@ test_that("one huge value does not flush the other rows' distances", {
   expect_identical(nb$index, ref)
   expect_equal(nb$distance, t(sapply(1:40, function(i) D[i, ref[i, ]])), tolerance = 1e-12)
 })
+
+test_that("cca_ridge(), cca_svm() and lewl() on x * 1e200 say that x overflows", {
+  # their problems are not scale-free (lambda on the scale of X'X, the
+  # kernel's gamma and the graph's t on that of the distances): a clear error
+  d <- ovf_data()
+  xf <- d$x * 1e200
+  expect_error(cca_ridge(xf, d$y, lambda = 1), "'x' overflow.*rescale 'x'")
+  expect_error(cca_svm(xf, d$y, lambda = 1), "'x' overflow.*rescale 'x'")
+  expect_error(lewl(xf, d$y), "'x' overflow.*rescale 'x'")
+  # just below the limit they fit
+  expect_s3_class(cca_ridge(d$x * 1e100, d$y, lambda = 1), "cca_ridge")
+  expect_s3_class(lewl(d$x * 1e100, d$y), "lewl")
+})
