@@ -96,3 +96,22 @@ test_that("cca_ridge(), cca_svm() and lewl() on x * 1e200 say that x overflows",
   expect_s3_class(cca_ridge(d$x * 1e100, d$y, lambda = 1), "cca_ridge")
   expect_s3_class(lewl(d$x * 1e100, d$y), "lewl")
 })
+
+test_that("pcc() prediction by sampling stays interruptible inside one instance", {
+  # 2^31 - 1 samples of one row would run for minutes; the time limit is
+  # checked where the C loop checks for an interrupt, so it stops within
+  # seconds (before, only between instances)
+  d <- ovf_data()
+  fit <- pcc(d$x[1:40, ], d$y[1:40, ])
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  t0 <- proc.time()[["elapsed"]]
+  err <- tryCatch({
+    setTimeLimit(elapsed = 1, transient = TRUE)
+    predict(fit, d$x[41, , drop = FALSE], inference = "sample",
+            n_samples = .Machine$integer.max)
+    "finished"
+  }, error = conditionMessage)
+  setTimeLimit(elapsed = Inf)
+  expect_match(err, "time limit")
+  expect_lt(proc.time()[["elapsed"]] - t0, 20)
+})
