@@ -99,7 +99,9 @@
 #'     see [predict.mddm()].}
 #'   \item{center}{the column means of the training data.}
 #'   \item{values}{all the non-zero eigenvalues (decreasing); the first `k`
-#'     belong to `P`.}
+#'     belong to `P`.  With values of `x` beyond about 1e150 the problem is
+#'     solved on `x` divided by a power of 2 (exact) and mapped back; the
+#'     eigenvalues may then overflow to `Inf` (the share does not).}
 #'   \item{k, mu, share}{the dimension, `mu`, and the share of the eigenvalue
 #'     sum the projection captures.}
 #'   \item{classifier, scale, lambda}{the [mlls()] fit on the projected data
