@@ -166,6 +166,12 @@ cca_projection <- function(x, y, lambda, r = NULL) {
   # eigenvectors: S2 a = rho^2 S1 a with S1 = Z'Z/n + lambda I, S2 = Z'Y~Y~'Z/n
   S1 <- crossprod(Z) / n + lambda * diag(nrow(Theta))
   ZY <- crossprod(Z, Yw) / n
+  # values beyond ~1e150 overflow Z'Z; lambda is on the scale of X'X / n, so
+  # the problem cannot be rescaled for the user without changing it
+  if (!all(is.finite(S1)) || !all(is.finite(ZY)))
+    stop_arg("the cross products of 'x' overflow (its largest absolute value is ",
+             format(max_abs(x), digits = 3), "): rescale 'x' (for example divide it by ",
+             "a power of 10) and choose 'lambda' on the new scale")
   ch <- chol(S1)
   Linv <- backsolve(ch, diag(nrow(Theta)))    # S1^(-1) = Linv Linv'
   ev <- eigen(crossprod(Linv, ZY %*% t(ZY) %*% Linv) * n, symmetric = TRUE)

@@ -111,7 +111,9 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #' @param inference `"exact"`, `"beam"` or `"sample"`; by default the one
 #'   given to [pcc()].
 #' @param beam_width,n_samples The beam width and the number of samples; by
-#'   default those given to [pcc()].
+#'   default those given to [pcc()].  Sampling takes time proportional to
+#'   `n_samples` times the number of labels squared per instance (it can be
+#'   interrupted).
 #' @return A matrix (`"class"`, `"score"`) with one column per label, or a
 #'   vector (`"prob"`), with an attribute `"inference"` naming the method that
 #'   ran (and the nodes of the tree visited per instance, for exact

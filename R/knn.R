@@ -35,8 +35,49 @@ knn_search <- function(x, k, newx = NULL, block = 0L) {
       newx <- methods::as(methods::as(newx, "CsparseMatrix"), "generalMatrix")
     if (!sparse && inherits(newx, "dgCMatrix")) newx <- as.matrix(newx)
   }
-  .Call(C_knn_search_call, native_matrix(x), if (!self) native_matrix(newx),
-        as.integer(k), as.integer(block), mlss_threads())
+  # Squared distances of values beyond ~1e154 overflow to Inf, and those of
+  # values below ~1e-162 underflow to 0: either makes neighbours ties.
+  # Dividing by a power of 2 is exact, so the neighbour order is that of x;
+  # the distances are scaled back.  Data all below 2^-400 are scaled up (no
+  # loss); rows whose distances overflowed are searched again on the data
+  # scaled down, which loses only squares negligible against theirs (one huge
+  # value must not flush the other rows' distances to 0).
+  search <- function(s) {
+    res <- .Call(C_knn_search_call, native_matrix(knn_divide(x, s)),
+                 if (!self) native_matrix(knn_divide(newx, s)),
+                 as.integer(k), as.integer(block), mlss_threads())
+    if (s != 1) res$distance <- res$distance * s
+    res
+  }
+  top <- max(max_abs(x), if (!self) max_abs(newx))
+  res <- search(if (top > 0 && top < 2^-400) knn_power2(top) else 1)
+  lost <- rowSums(!is.finite(res$distance)) > 0
+  if (any(lost)) {
+    again <- search(knn_power2(top))
+    res$index[lost, ] <- again$index[lost, ]
+    res$distance[lost, ] <- again$distance[lost, ]
+  }
+  res
+}
+
+max_abs <- function(x) {
+  v <- if (inherits(x, "dgCMatrix")) x@x else x
+  if (length(v)) max(abs(v)) else 0
+}
+
+# 1, or the power of 2 near the largest |value| m when m is outside
+# [2^-400, 2^400] (there d * (2 m)^2 neither overflows nor loses the
+# squares of the largest values to underflow).
+knn_power2 <- function(m) {
+  m <- max(m)
+  if (m == 0 || (m <= 2^400 && m >= 2^-400)) return(1)
+  2^min(1023, max(-1022, floor(log2(m))))
+}
+
+knn_divide <- function(x, s) {
+  if (s == 1) return(x)
+  if (inherits(x, "dgCMatrix")) x@x <- x@x / s else x <- x / s
+  x
 }
 
 # Rescaling of the features before a kNN method measures distances

@@ -207,6 +207,11 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
   else if (inherits(x, "dgCMatrix")) x <- centre_offset_columns(x)  # offsets cancel in d2
   cross <- as.matrix(tcrossprod(x))
   nx <- diag(cross)
+  # squared norms beyond ~1e308 (values beyond ~1e150) make d2 Inf - Inf
+  if (!all(is.finite(cross)))
+    stop_arg("the squared distances of 'x' overflow (its largest absolute value after ",
+             "centring is ", format(max_abs(x), digits = 3), "): rescale 'x' (for example ",
+             "divide it by a power of 10)")
   d2 <- pmax(outer(nx, nx, "+") - 2 * cross, 0)
   rm(cross)
   diag(d2) <- 0

@@ -99,7 +99,9 @@
 #'     see [predict.mddm()].}
 #'   \item{center}{the column means of the training data.}
 #'   \item{values}{all the non-zero eigenvalues (decreasing); the first `k`
-#'     belong to `P`.}
+#'     belong to `P`.  With values of `x` beyond about 1e150 the problem is
+#'     solved on `x` divided by a power of 2 (exact) and mapped back; the
+#'     eigenvalues may then overflow to `Inf` (the share does not).}
 #'   \item{k, mu, share}{the dimension, `mu`, and the share of the eigenvalue
 #'     sum the projection captures.}
 #'   \item{classifier, scale, lambda}{the [mlls()] fit on the projected data
@@ -154,8 +156,23 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   factor <- lab$vectors %*% diag(sqrt(lab$values), length(lab$values))
   # a sparse column with a large mean is centred explicitly first, as in mlls()
   xs <- if (inherits(x, "dgCMatrix")) centre_offset_columns(x) else x
-  res <- .Call(C_mddm_fit, native_matrix(xs), factor, mu, dimk$k, dimk$share,
-               match(method, c("primal", "dual", "direct")) - 1L, tol)
+  # Values beyond ~1e150 overflow X'X (below ~1e-160 its entries underflow):
+  # the problem is solved on x' = xs / sc (sc a power of 2: exact) and mapped
+  # back.  With b = (1 - mu) / sc^2, h = mu + b: P = Q / (sc sqrt(h)), where Q
+  # solves the problem of x' with mu' = mu / h, and the eigenvalues are those
+  # of x' divided by h (they may overflow to Inf; the share is taken before).
+  sc <- knn_power2(max_abs(xs))
+  map <- mddm_rescaling(mu, sc)
+  res <- .Call(C_mddm_fit, native_matrix(if (sc != 1) knn_divide(xs, sc) else xs), factor,
+               map$mu, dimk$k, dimk$share, match(method, c("primal", "dual", "direct")) - 1L,
+               tol)
+  share_values <- res$values
+  if (sc != 1) {
+    res$P <- res$P / map$p_div
+    res$values <- res$values * map$v_mul
+    res$center <- res$center * sc
+    if (!is.null(res$s)) res$s <- res$s * sc
+  }
   rank <- length(res$values)
   if (!is.null(res$s) && length(res$s) == 0)
     stop_arg("'x' has no variation (after centring): there is nothing to project")
@@ -168,7 +185,7 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
   center <- if (inherits(x, "dgCMatrix")) as.numeric(Matrix::colMeans(x)) else res$center
   fit <- list(P = P, center = stats::setNames(center, colnames(x)),
               values = res$values, k = ncol(P), mu = mu,
-              share = sum(res$values[seq_len(ncol(P))]) / sum(res$values))
+              share = sum(share_values[seq_len(ncol(P))]) / sum(share_values))
   fit <- c(fit, reduced_classifier(project_data(xs, P, res$center), y, lambda))
   fit <- c(fit, list(rank = if (method != "direct") length(res$s),
                      sdev = if (method != "direct") res$s / sqrt(n),
@@ -214,6 +231,21 @@ check_lambda <- function(lambda) {
   lambda <- check_penalty(lambda, "lambda")
   if (!is.finite(lambda)) stop_arg("'lambda' must be finite")
   lambda
+}
+
+# mddm()'s problem for x = sc x' in terms of that of x' (see mddm.default):
+# mu' and the divisor of P, the factor of the eigenvalues, computed so that
+# neither sc^2 nor 1 / sc^2 overflows into them.
+mddm_rescaling <- function(mu, sc) {
+  if (sc == 1) return(list(mu = mu, p_div = 1, v_mul = 1))
+  if (mu == 0) return(list(mu = 0, p_div = 1, v_mul = sc^2))
+  if (mu == 1) return(list(mu = 1, p_div = sc, v_mul = 1))
+  if (sc > 1) {
+    h <- mu + (1 - mu) / sc^2
+    return(list(mu = mu / h, p_div = sc * sqrt(h), v_mul = 1 / h))
+  }
+  g <- mu * sc^2 + (1 - mu)   # sc^2 h, for sc < 1
+  list(mu = mu * sc^2 / g, p_div = sqrt(g), v_mul = sc^2 / g)
 }
 
 # The eigendecomposition of the centred label kernel HLH = vectors diag(values)
@@ -267,8 +299,9 @@ project_data <- function(x, P, center) {
 # The root mean square of the projected data (1 if it is zero), which the
 # classifier divides them by so that lambda means the same at every scale.
 rms_scale <- function(z) {
-  s <- sqrt(mean(z^2))
-  if (s > 0) s else 1
+  m <- max(abs(z))   # divided first: z^2 overflows beyond 1e154
+  if (!(m > 0)) return(1)
+  m * sqrt(mean((z / m)^2))
 }
 
 # The classifier on top of a projection: per-label ridge regression of the

@@ -40,7 +40,9 @@
 #'   data, as Weka's Euclidean distance does in Mulan's and MEKA's
 #'   implementations; each column of a sparse `x` divided by its largest
 #'   absolute value (it stays sparse).  New data get the same transformation.
-#'   `FALSE` (the default): the features as given.
+#'   `FALSE` (the default): the features as given (values whose squared
+#'   distances overflow, beyond about 1e150, or underflow are measured on `x`
+#'   divided by a power of 2: the same neighbours).
 #' @param data,subset,na.action For the formula method, as in [lm()].
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `"mlknn"`: a list with `prior` (m), `cond1`,

@@ -162,6 +162,8 @@ void chain_sample(const double *a, const double *G, int m, int S, double (*unif)
     double best = -INFINITY;
     for (int k = 0; k < m; k++) { marg[k] = 0.0; map[k] = 0; }
     for (int s = 0; s < S; s++) {
+        /* one instance may draw up to 2^31 samples: stay interruptible */
+        if ((s & 0xFFFF) == 0xFFFF) R_CheckUserInterrupt();
         double lp = 0.0;
         for (int k = 0; k < m; k++) {
             double z = chain_logit(a, G, m, k, y);
