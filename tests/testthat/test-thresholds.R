@@ -357,29 +357,32 @@ macro_f1_ref <- function(Y, P) mean(vapply(seq_len(ncol(Y)), function(l) {
   if (!any(Y[, l]) && !any(P[, l])) 1 else 2 * sum(Y[, l] & P[, l]) / (sum(Y[, l]) + sum(P[, l]))
 }, 0))
 
-# label a informative (about 30 positives, clearly beating chance), label b three random positives: its
-# best cut is no better than chance at 0.05, so the default drops it
+# Label a informative (about 30 positives, clearly beating chance); label b
+# three random positives: its best cut is no better than chance at 0.05, so
+# the default drops it everywhere.  Y3 adds label c, random with more
+# positives (above n / 5: the sorted route of the out-of-fold cuts), whose
+# cuts the default keeps on some folds and drops on others.
 chance_case <- function() {
   set.seed(1)
   n <- 60
   X <- matrix(rnorm(n * 3), n)
-  list(X = X, Y = cbind(a = X[, 1] + 0.3 * rnorm(n) > 0, b = seq_len(n) %in% sample(n, 3)),
-       foldid = rep(1:3, 20))
+  Y <- cbind(a = X[, 1] + 0.3 * rnorm(n) > 0, b = seq_len(n) %in% sample(n, 3))
+  list(X = X, Y = Y, Y3 = cbind(Y, c = runif(n) < 0.4), foldid = rep(1:3, 20))
 }
 
 test_that("options(mlss.chance_level = 1) gives the plain F1 maximum in mlls() and br()", {
   p <- chance_case()
   withr::local_options(mlss.chance_level = 1)
-  fit <- mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1)
-  ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y)
+  fit <- mlls(p$X, p$Y3, alpha = 0.1, beta = 1, r = 1)
+  ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y3)
   expect_equal(unname(fit$thresholds), ref[1, ])
   expect_true(is.finite(fit$thresholds[["b"]]))  # the cut the rule would drop
-  fit <- br(p$X, p$Y)
-  ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y)
+  fit <- br(p$X, p$Y3)
+  ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y3)
   expect_equal(unname(fit$thresholds), ref[1, ])
   expect_equal(unname(fit$train_f1), ref[2, ])
   expect_true(is.finite(fit$thresholds[["b"]]))
-  expect_equal(unname(f1_thresholds(predict(fit, p$X), p$Y)$threshold), ref[1, ])
+  expect_equal(unname(f1_thresholds(predict(fit, p$X), p$Y3)$threshold), ref[1, ])
 })
 
 test_that("by default a label whose cut is no better than chance is never predicted", {
@@ -398,37 +401,35 @@ test_that("by default a label whose cut is no better than chance is never predic
 
 test_that("the option reaches cv_mlls()'s out-of-fold and training thresholds", {
   p <- chance_case()
-  run <- function(thresholds) cv_mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1,
-                                      foldid = p$foldid, thresholds = thresholds,
-                                      keep = TRUE, progress = FALSE)
-  # the reference cuts of each fold: the brute force on the other folds'
-  # scores ("oof") or on the fold model's training scores ("train"); with the
-  # default, label b's cut never (it is in every fold no better than chance)
-  fold_ref <- function(cv, thresholds, drop_b) vapply(1:3, function(k) {
+  run <- function(Y, thresholds) cv_mlls(p$X, Y, alpha = 0.1, beta = 1, r = 1,
+                                         foldid = p$foldid, thresholds = thresholds,
+                                         keep = TRUE, progress = FALSE)
+  # the measure of each fold at the reference cuts: the brute force on the
+  # other folds' scores ("oof") or on the fold model's training scores
+  # ("train"); with the default, label b's cut is never (no better than
+  # chance on any fold)
+  fold_ref <- function(cv, Y, thresholds, drop_b) vapply(1:3, function(k) {
     va <- p$foldid == k
-    if (thresholds == "oof") {
-      S <- cv$oof[!va, , 1]
-      Y <- p$Y[!va, ]
-    } else {
-      fit <- mlls(p$X[!va, ], p$Y[!va, ], alpha = 0.1, beta = 1, r = 1)
-      S <- predict(fit, p$X[!va, ], type = "score")
-      Y <- p$Y[!va, ]
-    }
-    thr <- f1_brute_matrix(S, Y)[1, ]
+    S <- if (thresholds == "oof") cv$oof[!va, , 1] else
+      predict(mlls(p$X[!va, ], Y[!va, ], alpha = 0.1, beta = 1, r = 1), p$X[!va, ],
+              type = "score")
+    thr <- f1_brute_matrix(S, Y[!va, ])[1, ]
     if (drop_b) thr[2] <- Inf
-    macro_f1_ref(p$Y[va, ], cv$oof[va, , 1] > rep(thr, each = sum(va)))
+    macro_f1_ref(Y[va, ], cv$oof[va, , 1] > rep(thr, each = sum(va)))
   }, 0)
   for (thresholds in c("oof", "train")) {
     withr::local_options(mlss.chance_level = 1)
-    cv <- run(thresholds)
-    expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, thresholds, FALSE), label = thresholds)
+    cv <- run(p$Y3, thresholds)
+    expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, p$Y3, thresholds, FALSE),
+                 label = thresholds)
     final <- if (thresholds == "oof") cv$oof[, , 1] else predict(cv$fit, p$X, type = "score")
-    expect_equal(unname(cv$fit$thresholds), f1_brute_matrix(final, p$Y)[1, ],
+    expect_equal(unname(cv$fit$thresholds), f1_brute_matrix(final, p$Y3)[1, ],
                  label = thresholds)
     expect_true(is.finite(cv$fit$thresholds[["b"]]))
     options(mlss.chance_level = NULL)
-    cv <- run(thresholds)
-    expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, thresholds, TRUE), label = thresholds)
+    cv <- run(p$Y, thresholds)
+    expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, p$Y, thresholds, TRUE),
+                 label = thresholds)
     expect_identical(cv$fit$thresholds[["b"]], Inf)
     expect_false(any(predict(cv, p$X, type = "class")[, "b"]))
   }
