@@ -244,7 +244,16 @@ fold_apply <- function(folds, fun, parallel, tick) {
   }
   backend <- parallel_backend(parallel)
   res <- switch(backend,
-                future = future.apply::future_lapply(folds, fun, future.seed = TRUE),
+                future = {
+                  # a future worker does not see the session's options: the
+                  # chance rule's level of the fits' own thresholds goes along
+                  level <- chance_level()
+                  future.apply::future_lapply(folds, function(k) {
+                    old <- options(mlss.chance_level = level)
+                    on.exit(options(old))
+                    fun(k)
+                  }, future.seed = TRUE)
+                },
                 multicore = {
                   # mclapply() reseeds its workers from the clock under R's
                   # default RNG: each fold gets a seed drawn here instead, so

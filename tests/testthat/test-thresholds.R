@@ -449,3 +449,17 @@ test_that("an invalid mlss.chance_level is an error that names the option", {
   expect_error(f1_thresholds(1:3, c(TRUE, FALSE, TRUE), level = 2),
                "'level' must be one number in \\[0, 1\\]")
 })
+
+test_that("future workers choose their thresholds at the session's level", {
+  skip_if_not_installed("future.apply")
+  withr::local_options(mlss.chance_level = 1)
+  oplan <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(oplan), add = TRUE)
+  p <- chance_case()
+  # a worker's own fit (br()'s training thresholds): the plain F1 maximum
+  res <- mlss:::fold_apply(1:2, function(k) {
+    c(getOption("mlss.chance_level"), br(p$X, p$Y)$thresholds[["b"]])
+  }, TRUE, NULL)
+  expect_identical(res[[1]], c(1, unname(br(p$X, p$Y)$thresholds[["b"]])))
+  expect_true(is.finite(res[[2]][2]))
+})
