@@ -353,7 +353,7 @@ linear_finish <- function(fit, x, y, call, class, settings = list(), extra = lis
   dimnames(W) <- list(features, labels)
   intercept <- stats::setNames(as.numeric(fit$intercept), labels)
   score <- linear_scores(x, W, intercept, fit$link)
-  th <- .Call(C_f1_thresholds, score, y)
+  th <- .Call(C_f1_thresholds, score, y, chance_level())
   if (!is.null(fit$dual)) colnames(fit$dual) <- labels
   out <- c(list(W = W, intercept = intercept,
                 thresholds = stats::setNames(th$threshold, labels),

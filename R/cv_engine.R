@@ -45,7 +45,8 @@ cv_options <- function(measure, thresholds, select, keep, parallel, progress) {
   list(measure = measure, code = match(measure, info$name) - 1L,
        higher_better = info$higher_better[match(measure, info$name)],
        thresholds = thresholds, select = select, keep = check_flag(keep, "keep"),
-       parallel = check_parallel(parallel), progress = check_flag(progress, "progress"))
+       parallel = check_parallel(parallel), progress = check_flag(progress, "progress"),
+       level = chance_level())  # the chance rule's, for every cut of this run
 }
 
 # parallel: FALSE, TRUE, or a number of workers.
@@ -99,7 +100,7 @@ cv_engine <- function(method, y, foldid, opt, call) {
     }
     res <- NULL
     if (opt$thresholds == "oof") {
-      thr <- point_thresholds(score, y, foldid, nfolds, opt$measure, threads)
+      thr <- point_thresholds(score, y, foldid, nfolds, opt$measure, threads, opt$level)
       final_thr[, g] <- thr[, nfolds + 1L]
       final_f1[, g] <- thr[, nfolds + 2L]
       thr <- thr[, seq_len(nfolds), drop = FALSE]
@@ -243,7 +244,16 @@ fold_apply <- function(folds, fun, parallel, tick) {
   }
   backend <- parallel_backend(parallel)
   res <- switch(backend,
-                future = future.apply::future_lapply(folds, fun, future.seed = TRUE),
+                future = {
+                  # a future worker does not see the session's options: the
+                  # chance rule's level of the fits' own thresholds goes along
+                  level <- chance_level()
+                  future.apply::future_lapply(folds, function(k) {
+                    old <- options(mlss.chance_level = level)
+                    on.exit(options(old))
+                    fun(k)
+                  }, future.seed = TRUE)
+                },
                 multicore = {
                   # mclapply() reseeds its workers from the clock under R's
                   # default RNG: each fold gets a seed drawn here instead, so

@@ -84,7 +84,7 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
            ytr = y[train, , drop = FALSE]),
     score = function(state, g) {
       proj <- .Call(C_cv_mlls_score, state$fold, grid$alpha[g], grid$beta[g], r)
-      projected_ridge(proj, state$ytr, lambda)
+      projected_ridge(proj, state$ytr, lambda, opt$level)
     },
     refit = function(point, thr) {
       fit <- ssmddm(x, y, alpha = point$alpha, beta = point$beta, k = k, r = r,
@@ -109,9 +109,10 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
 # regression of ssmddm() on the projection, scaled by its root mean square.
 # Returns the validation rows' label scores and the thresholds that maximise
 # the training F1.
-projected_ridge <- function(proj, ytr, lambda) {
+projected_ridge <- function(proj, ytr, lambda, level) {
   s <- rms_scale(proj$train_scores)
   ridge <- mlls_solve(proj$train_scores / s, 2 * ytr - 1, 0, lambda, 1L)
   scores <- (proj$scores / s) %*% ridge$U + rep(ridge$intercept, each = nrow(proj$scores))
-  list(scores = scores, thresholds = .Call(C_f1_thresholds, ridge$res$fitted, ytr)$threshold)
+  list(scores = scores,
+       thresholds = .Call(C_f1_thresholds, ridge$res$fitted, ytr, level)$threshold)
 }

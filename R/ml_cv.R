@@ -123,7 +123,7 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
       scores <- check_scores(predict(model, x[va, , drop = FALSE]), length(va), g)
       thr <- if (opt$thresholds == "train")
         f1_thresholds(check_scores(predict(model, x[tr, , drop = FALSE]), length(tr), g),
-                      y[tr, , drop = FALSE])$threshold
+                      y[tr, , drop = FALSE], level = opt$level)$threshold
       list(scores = scores, thresholds = thr,
            state = if (warm_start) list(train = tr, init = model))
     },

@@ -382,7 +382,7 @@ mlls_finish <- function(fit, y, alpha, beta, r, call, thr = NULL) {
     warning("'x' has no variation (after centring): every score is the label mean",
             call. = FALSE)
   th <- if (is.null(res$fitted)) list(threshold = thr$threshold)
-        else .Call(C_f1_thresholds, res$fitted, y)
+        else .Call(C_f1_thresholds, res$fitted, y, chance_level())
   fit$V <- res$V
   dimnames(fit$V) <- list(sprintf("theta%d", seq_len(res$r)), labels)
   if (!is.null(fit$U)) {

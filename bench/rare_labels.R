@@ -12,7 +12,9 @@
 # the labels never predicted.  "before" is the same script run with the
 # package built from the commit before the rule (b27c8b9); the table of both
 # is in bench/rare_labels.md.
-# Run: R_LIBS=lib Rscript bench/rare_labels.R  (about 2 minutes)
+# Each data set runs at every level of MLSS_CHANCE_LEVELS (default "0.05,1":
+# the rule's default and the rule turned off, options(mlss.chance_level = 1)).
+# Run: R_LIBS=lib Rscript bench/rare_labels.R  (about 4 minutes)
 source(file.path("bench", "common.R"))
 
 mulan_split <- function(name) {
@@ -44,10 +46,17 @@ one <- function(d) {
 parts <- strsplit(Sys.getenv("MLSS_BENCH_PARTS", "1,2,3"), ",")[[1]]
 if ("1" %in% parts) {
   sets <- strsplit(Sys.getenv("MLSS_BENCH_DATA", "medical,enron,cal500,arts"), ",")[[1]]
-  rows <- lapply(sets, function(s) {
+  # each data set at each level of the chance rule (the option
+  # mlss.chance_level; 1 turns the rule off)
+  levels <- as.numeric(strsplit(Sys.getenv("MLSS_CHANCE_LEVELS", "0.05,1"), ",")[[1]])
+  rows <- unlist(lapply(sets, function(s) {
     d <- if (s == "arts") load_yahoo("arts") else mulan_split(s)
-    one(d)
-  })
+    lapply(levels, function(lv) {
+      old <- options(mlss.chance_level = lv)
+      on.exit(options(old))
+      cbind(level = lv, one(d))
+    })
+  }), recursive = FALSE)
   cat("cv_mlls() at the old default grid, test part of a 2/3 : 1/3 split\n")
   print(do.call(rbind, rows), row.names = FALSE)
 }

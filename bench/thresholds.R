@@ -18,7 +18,7 @@ problem <- function(n, m, share, nfolds, seed = 1) {
 }
 
 time_routes <- function(p, threads) {
-  args <- list(p$score, p$y, p$foldid, as.integer(p$nfolds), as.integer(threads))
+  args <- list(p$score, p$y, p$foldid, as.integer(p$nfolds), as.integer(threads), 0.05)
   fast <- do.call(.Call, c(list(mlss:::C_cv_point_thresholds_call), args))
   sorted <- do.call(.Call, c(list(mlss:::C_cv_point_thresholds_sorted_call), args))
   if (!identical(fast, sorted, num.eq = FALSE)) stop("the two routes differ")
@@ -43,4 +43,4 @@ print(do.call(rbind, rows), row.names = FALSE)
 
 cat(sprintf("\nf1_thresholds() on all rows, 6000 x 1000, 2%% positives: %.3f s (its .Call %.3f s)\n",
             elapsed(f1_thresholds(p$score, p$y), reps),
-            elapsed(.Call(mlss:::C_f1_thresholds, p$score, p$y), reps)))
+            elapsed(.Call(mlss:::C_f1_thresholds, p$score, p$y, 0.05), reps)))

@@ -19,12 +19,14 @@ enum { TRAIN_NOTHING = 0, TRAIN_THRESHOLDS = 1, TRAIN_SCORES = 2 };
 /* The fold's state: the decomposition's s and P (and P P' when m > t, for
  * the rank-t algebra), the validation rows in the basis, the training rows
  * when train_out asks for them, the label means, and the 0/1 training labels
- * when thresholds come from the training scores. */
+ * when thresholds come from the training scores, with the chance rule's
+ * level they are chosen at. */
 static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const double *Zva,
-                       const double *Ztr, const double *ybar, SEXP ytr, int train_out)
+                       const double *Ztr, const double *ybar, SEXP ytr, int train_out,
+                       double level)
 {
     int t = dec->t;
-    const char *names[] = {"s", "P", "PPt", "Zva", "Ztr", "ybar", "ytr", "n_tr", ""};
+    const char *names[] = {"s", "P", "PPt", "Zva", "Ztr", "ybar", "ytr", "n_tr", "level", ""};
     SEXP st = PROTECT(Rf_mkNamed(VECSXP, names));
     SET_VECTOR_ELT(st, 0, numeric_copy(dec->s, t));
     SET_VECTOR_ELT(st, 1, matrix_head(dec->P, t, m));
@@ -43,6 +45,7 @@ static SEXP fold_state(const mlls_decomp *dec, int m, int n_tr, int n_va, const 
             INTEGER(y01)[k] = target_value(ytr, k) > 0;
     }
     SET_VECTOR_ELT(st, 7, Rf_ScalarInteger(n_tr));
+    SET_VECTOR_ELT(st, 8, Rf_ScalarReal(level));  /* of the training thresholds */
     UNPROTECT(1);
     return st;
 }
@@ -130,14 +133,15 @@ static void project_rows(const mlss_mat *X, const int *rows, int k, const double
  * sorted 1-based indices of the fold's training rows (the validation rows
  * are the others, in increasing order), ytr the n_tr x m training targets
  * (logical labels, or +1/-1); train_out: 0, 1 (thresholds on the training
- * scores) or 2 (the training scores themselves); beta_min the smallest beta
+ * scores, at the chance rule's level `level`) or 2 (the training scores themselves); beta_min the smallest beta
  * of the grid, which decides whether the Gram matrix is accurate enough
  * (mlls_decompose_data()).  The rows are gathered here: a dense fold's
  * training rows once, centred in place, and its validation rows only block
  * by block. */
 SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
-                            SEXP train_out, SEXP beta_min)
+                            SEXP train_out, SEXP beta_min, SEXP level)
 {
+    double lv = chance_level_arg(level);
     mlss_mat X = unpack_matrix(x, "x");
     int n = X.nrow, d = X.ncol, n_tr = (int) XLENGTH(train), n_va = n - n_tr;
     int m = Rf_ncols(ytr), mode = Rf_asInteger(train_out), centre = Rf_asLogical(intercept);
@@ -180,15 +184,16 @@ SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP t
         Ztr = (double *) R_alloc((size_t) n_tr * dec.t + 1, sizeof(double));
         mat_prod(&Xtr, Xtr.i ? mu : NULL, dec.basis, dec.t, Ztr);
     }
-    return fold_state(&dec, m, n_tr, n_va, Zva, Ztr, ybar, ytr, mode);
+    return fold_state(&dec, m, n_tr, n_va, Zva, Ztr, ybar, ytr, mode, lv);
 }
 
 /* Dual form: K is the n x n Gram (or kernel) matrix of all the data, train the
  * sorted 1-based indices of the training rows; the validation rows are the
  * others, in increasing order.  Centring by the training part happens here. */
 SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
-                          SEXP train_out)
+                          SEXP train_out, SEXP level)
 {
+    double lv = chance_level_arg(level);
     int n = Rf_nrows(K), n_tr = (int) XLENGTH(train), m = Rf_ncols(ytr);
     int n_va = n - n_tr, centre = Rf_asLogical(intercept), mode = Rf_asInteger(train_out);
     if (!Rf_isReal(K) || Rf_ncols(K) != n || !Rf_isInteger(train) || n_tr < 1 || n_va < 1)
@@ -241,7 +246,7 @@ SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol
             for (int a = 0; a < n_tr; a++)
                 Ztr[IDX(a, c, n_tr)] = dec.basis[IDX(a, c, n_tr)] * dec.s[c];
     }
-    return fold_state(&dec, m, n_tr, n_va, Zva, Ztr, ybar, ytr, mode);
+    return fold_state(&dec, m, n_tr, n_va, Zva, Ztr, ybar, ytr, mode, lv);
 }
 
 /* One (alpha, beta) on a fold's state: list(scores = n_va x m validation
@@ -249,8 +254,8 @@ SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol
  * n_tr x m or NULL, r = the subspace dimension after capping). */
 SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r)
 {
-    if (!Rf_isNewList(state) || XLENGTH(state) != 8 || !Rf_isReal(alpha) ||
-        !Rf_isReal(beta) || Rf_asInteger(r) < 1)
+    if (!Rf_isNewList(state) || XLENGTH(state) != 9 || !Rf_isReal(VECTOR_ELT(state, 8)) ||
+        !Rf_isReal(alpha) || !Rf_isReal(beta) || Rf_asInteger(r) < 1)
         Rf_error("internal: bad arguments to cv_mlls_score");
     SEXP s = VECTOR_ELT(state, 0), P = VECTOR_ELT(state, 1), PPt = VECTOR_ELT(state, 2),
          Zva = VECTOR_ELT(state, 3), Ztr = VECTOR_ELT(state, 4), ybar = VECTOR_ELT(state, 5),
@@ -276,7 +281,8 @@ SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r)
         train = REAL(ts);
     }
     mlls_stop(cv_fold_point(&f, Rf_asReal(alpha), Rf_asReal(beta), Rf_asInteger(r),
-                            REAL(scores), train, thr, &r_used));
+                            REAL(scores), train, thr,
+                            REAL(VECTOR_ELT(state, 8))[0], &r_used));
     SET_VECTOR_ELT(res, 3, Rf_ScalarInteger(r_used));
     UNPROTECT(1);
     return res;
@@ -295,11 +301,13 @@ SEXP gram_matrix(SEXP x, SEXP centre)
 }
 
 /* score: n x m out-of-fold scores of one grid point; y: n x m logical;
- * foldid in 1..nfolds.  Returns the m x (nfolds + 2) matrix of the thresholds
+ * foldid in 1..nfolds; level: the chance rule's.  Returns the m x (nfolds + 2) matrix of the thresholds
  * chosen on the folds other than k (column k), the one on all folds, and the
  * F1 of that one (last column). */
-SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads)
+SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads,
+                              SEXP level)
 {
+    double lv = chance_level_arg(level);
     int nf = Rf_asInteger(nfolds);
     if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
         !Rf_isInteger(foldid) || nf < 1)
@@ -309,7 +317,7 @@ SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP
         Rf_error("internal: bad dimensions in cv_point_thresholds");
     SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
     cv_point_thresholds(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
-                        REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads));
+                        REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads), lv);
     UNPROTECT(1);
     return thr;
 }

@@ -9,9 +9,10 @@
  * the fold has Ztr, the training scores Ztr T + ybar (n_tr x m, into
  * train_scores, which must then be given), turned into the per-label
  * thresholds that maximise the training F1 when thresholds and f->ytr are
- * given.  r_used: the subspace dimension after capping. */
+ * given, at the chance rule's level.  r_used: the subspace dimension after
+ * capping. */
 int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *val_scores,
-                  double *train_scores, double *thresholds, int *r_used)
+                  double *train_scores, double *thresholds, double level, int *r_used)
 {
     int t = f->t, m = f->m, n_va = f->n_va, n_tr = f->n_tr;
     if (r > t) r = t;  /* Theta cannot have more directions than the data */
@@ -33,7 +34,7 @@ int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *va
     for (int l = 0; l < m; l++) {
         double f1;
         thresholds[l] = f1_threshold(n_tr, train_scores + IDX(0, l, n_tr),
-                                     f->ytr + IDX(0, l, n_tr), buf, idx, CHANCE_LEVEL, &f1);
+                                     f->ytr + IDX(0, l, n_tr), buf, idx, level, &f1);
     }
     return 0;
 }

@@ -17,6 +17,6 @@ typedef struct {
 } cv_fold;
 
 int cv_fold_point(const cv_fold *f, double alpha, double beta, int r, double *val_scores,
-                  double *train_scores, double *thresholds, int *r_used);
+                  double *train_scores, double *thresholds, double level, int *r_used);
 
 #endif

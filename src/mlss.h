@@ -20,22 +20,25 @@ SEXP numeric_copy(const double *a, int len);
 /* mlls.c */
 void mlls_stop(int status);
 
+/* thresholds.c: the chance rule's level passed from R, checked */
+double chance_level_arg(SEXP level);
+
 /* .Call entry points */
 SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEXP dual,
               SEXP tol, SEXP want_fitted);
 SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
                    SEXP intercept, SEXP tol, SEXP want_fitted);
-SEXP f1_thresholds(SEXP score, SEXP y);
-SEXP f1_thresholds_level(SEXP score, SEXP y, SEXP level);
+SEXP f1_thresholds(SEXP score, SEXP y, SEXP level);
 SEXP gram_matrix(SEXP x, SEXP centre);
 SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
-                            SEXP train_out, SEXP beta_min);
+                            SEXP train_out, SEXP beta_min, SEXP level);
 SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol,
-                          SEXP train_out);
+                          SEXP train_out, SEXP level);
 SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r);
-SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads);
+SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads,
+                              SEXP level);
 SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds,
-                                     SEXP nthreads);
+                                     SEXP nthreads, SEXP level);
 SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);

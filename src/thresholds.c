@@ -5,25 +5,21 @@
 #include "mlss.h"
 #include "thresholds_core.h"
 
-static SEXP thresholds_at(SEXP score, SEXP y, double level);
-
-/* score: n x m double; y: n x m logical.  Returns list(threshold, f1), the
- * cuts chosen with the package's chance rule (CHANCE_LEVEL). */
-SEXP f1_thresholds(SEXP score, SEXP y)
+/* The chance rule's level as R passes it (chance_level() in thresholds.R,
+ * the option mlss.chance_level, validated there): one number in [0, 1]. */
+double chance_level_arg(SEXP level)
 {
-    return thresholds_at(score, y, CHANCE_LEVEL);
+    if (!Rf_isReal(level) || XLENGTH(level) != 1) Rf_error("internal: bad chance level");
+    double lv = REAL(level)[0];
+    if (ISNAN(lv) || lv < 0 || lv > 1) Rf_error("internal: bad chance level");
+    return lv;
 }
 
-/* The same at the chance level `level` (1: the plain F1 maximum). */
-SEXP f1_thresholds_level(SEXP score, SEXP y, SEXP level)
+/* score: n x m double; y: n x m logical; level: the chance rule's level (1:
+ * the plain F1 maximum).  Returns list(threshold, f1). */
+SEXP f1_thresholds(SEXP score, SEXP y, SEXP level)
 {
-    double lv = Rf_asReal(level);
-    if (ISNAN(lv) || lv < 0) Rf_error("internal: bad level");
-    return thresholds_at(score, y, lv);
-}
-
-static SEXP thresholds_at(SEXP score, SEXP y, double level)
-{
+    double lv = chance_level_arg(level);
     int n = Rf_nrows(score), m = Rf_ncols(score);
     if (!Rf_isReal(score) || !Rf_isLogical(y) || Rf_nrows(y) != n || Rf_ncols(y) != m)
         Rf_error("internal: score must be double and y logical, of the same dimensions");
@@ -37,7 +33,7 @@ static SEXP thresholds_at(SEXP score, SEXP y, double level)
     int *idx = (int *) R_alloc((size_t) n + 1, sizeof(int));
     for (int l = 0; l < m; l++)
         REAL(thr)[l] = f1_threshold(n, REAL(score) + IDX(0, l, n),
-                                    LOGICAL(y) + IDX(0, l, n), buf, idx, level,
+                                    LOGICAL(y) + IDX(0, l, n), buf, idx, lv,
                                     REAL(f1) + l);
     UNPROTECT(1);
     return res;
@@ -46,8 +42,9 @@ static SEXP thresholds_at(SEXP score, SEXP y, double level)
 /* cv_point_thresholds_call() (cv_mlls.c) by the sorted route only: the
  * reference the tests and bench/thresholds.R compare the fast route with. */
 SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds,
-                                     SEXP nthreads)
+                                     SEXP nthreads, SEXP level)
 {
+    double lv = chance_level_arg(level);
     int nf = Rf_asInteger(nfolds);
     if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
         !Rf_isInteger(foldid) || nf < 1)
@@ -57,7 +54,7 @@ SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfold
         Rf_error("internal: bad dimensions in cv_point_thresholds_sorted");
     SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
     cv_point_thresholds_sorted(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
-                               REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads));
+                               REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads), lv);
     UNPROTECT(1);
     return thr;
 }

@@ -518,7 +518,7 @@ double f1_threshold(int n, const double *score, const int *y, double *buf, int *
 /* cv_point_thresholds(), by_positives = 0 for the sorted route throughout. */
 static void point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
                              const int *foldid, double *thresholds, double *f1_all,
-                             int nthreads, int by_positives)
+                             int nthreads, double level, int by_positives)
 {
     int nt = mlss_thread_count(nthreads);  /* capped; 1 in a forked worker */
     size_t per = (size_t) n + 1;
@@ -555,8 +555,8 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
         for (int k = 0; k <= nfolds; k++) {
             double f1;
             thresholds[IDX(l, k, m)] =
-                sorted ? f1_cut_sorted(n, b, ix, yl, foldid, k + 1, CHANCE_LEVEL, &f1)
-                       : f1_cut_positives(&w, k + 1, CHANCE_LEVEL, &f1);
+                sorted ? f1_cut_sorted(n, b, ix, yl, foldid, k + 1, level, &f1)
+                       : f1_cut_positives(&w, k + 1, level, &f1);
             if (k == nfolds) f1_all[l] = f1;
         }
     }
@@ -570,15 +570,15 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
  * parallel on nthreads threads. */
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
                          const int *foldid, double *thresholds, double *f1_all,
-                         int nthreads)
+                         int nthreads, double level)
 {
-    point_thresholds(n, m, nfolds, score, y, foldid, thresholds, f1_all, nthreads, 1);
+    point_thresholds(n, m, nfolds, score, y, foldid, thresholds, f1_all, nthreads, level, 1);
 }
 
 /* The same by the sorted route only: the reference for tests and benchmarks. */
 void cv_point_thresholds_sorted(int n, int m, int nfolds, const double *score, const int *y,
                                 const int *foldid, double *thresholds, double *f1_all,
-                                int nthreads)
+                                int nthreads, double level)
 {
-    point_thresholds(n, m, nfolds, score, y, foldid, thresholds, f1_all, nthreads, 0);
+    point_thresholds(n, m, nfolds, score, y, foldid, thresholds, f1_all, nthreads, level, 0);
 }

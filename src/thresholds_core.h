@@ -8,10 +8,10 @@
  * read as TRUE.  Labels are 0, 1 or LABEL_NA wherever they reach C. */
 #define LABEL_NA INT_MIN
 
-/* The level of the chance rule (thresholds_core.c) that every threshold of
- * the package is chosen with: a cut whose F1 random scores reach with a
- * probability above it is not kept. */
-#define CHANCE_LEVEL 0.05
+/* level: that of the chance rule (thresholds_core.c): a cut whose F1 random
+ * scores reach with a probability above it is not kept; 1 keeps every cut.
+ * It comes from R (the option mlss.chance_level, default 0.05) as an argument
+ * of every .Call that chooses thresholds: there is no level built into C. */
 
 /* Entries whose label is LABEL_NA are left out, as if absent. */
 double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int *y,
@@ -22,9 +22,9 @@ double f1_threshold(int n, const double *score, const int *y, double *buf, int *
 /* The out-of-fold thresholds of one grid point, every method's CV shares. */
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
                          const int *foldid, double *thresholds, double *f1_all,
-                         int nthreads);
+                         int nthreads, double level);
 void cv_point_thresholds_sorted(int n, int m, int nfolds, const double *score, const int *y,
                                 const int *foldid, double *thresholds, double *f1_all,
-                                int nthreads);
+                                int nthreads, double level);
 
 #endif

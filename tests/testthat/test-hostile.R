@@ -635,7 +635,7 @@ test_that("the C loops cap the threads they are given at the processors", {
     "set.seed(1); X <- matrix(rnorm(400), 100, 4)",
     "r <- .Call(mlss:::C_knn_search_call, mlss:::native_matrix(X), NULL, 3L, 0L, 1000L)",
     "y <- matrix(runif(300) > 0.5, 100, 3)",
-    "t <- .Call(mlss:::C_cv_point_thresholds_call, matrix(rnorm(300), 100, 3), y, rep(1:2, 50), 2L, 1000L)",
+    "t <- .Call(mlss:::C_cv_point_thresholds_call, matrix(rnorm(300), 100, 3), y, rep(1:2, 50), 2L, 1000L, 0.05)",
     "cat('done', dim(r[[1]]), dim(t), '\\n')"),
     env = "OMP_STACKSIZE=256M", ulimit_v = "6000000")
   expect_identical(res$status, 0L, info = paste(res$out, collapse = "\n"))

@@ -164,7 +164,7 @@ test_that("the thresholds equal a plain-R transcription of the rule on random pr
                      label = label)
     # cross-validation: column k chosen on the rows of the other folds, then
     # on all rows, with its F1; by one thread or two, and by the sorted route
-    cv <- .Call(mlss:::C_cv_point_thresholds_call, cs$s, cs$y, cs$foldid, cs$nfolds, 1L)
+    cv <- .Call(mlss:::C_cv_point_thresholds_call, cs$s, cs$y, cs$foldid, cs$nfolds, 1L, 0.05)
     others <- lapply(seq_len(cs$nfolds), function(k) {
       keep <- cs$foldid != k
       list(s = cs$s[keep, , drop = FALSE], y = cs$y[keep, , drop = FALSE])
@@ -177,10 +177,10 @@ test_that("the thresholds equal a plain-R transcription of the rule on random pr
                        unname(f1_thresholds(o$s, o$y)$threshold))),
                      cv[, seq_len(cs$nfolds), drop = FALSE], label = label)
     expect_identical(.Call(mlss:::C_cv_point_thresholds_sorted_call, cs$s, cs$y, cs$foldid,
-                           cs$nfolds, 1L), cv, label = label)
+                           cs$nfolds, 1L, 0.05), cv, label = label)
     if (i %% 4 == 0)  # (a parallel region can cost a time slice on a busy machine)
       expect_identical(.Call(mlss:::C_cv_point_thresholds_call, cs$s, cs$y, cs$foldid,
-                             cs$nfolds, 2L), cv, label = label)
+                             cs$nfolds, 2L, 0.05), cv, label = label)
   }
 })
 
@@ -200,7 +200,7 @@ test_that("the out-of-fold thresholds handle the corner cases of the fast route"
   s <- cbind(base, base, base, base, base, base)
   s[c(2, 10, 30, 11, 31, 12), 4] <- 0.5  # three positives and three negatives at 0.5
   s[c(5, 12, 25, 6, 13, 26), 5] <- rep(c(1, -1), each = 3)
-  cv <- .Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 3L, 1L)
+  cv <- .Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 3L, 1L, 0.05)
   for (k in 1:3) {
     keep <- foldid != k
     expect_identical(cv[, k], f1_rule_matrix(s[keep, ], y[keep, ])$threshold)
@@ -211,7 +211,7 @@ test_that("the out-of-fold thresholds handle the corner cases of the fast route"
   # the lowest score positive: only "everything" reaches it, which is no
   # better than chance, so the single positive's label is never predicted
   expect_identical(cv[3, 4], Inf)
-  expect_identical(cv, .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 3L, 1L))
+  expect_identical(cv, .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 3L, 1L, 0.05))
 })
 
 test_that("realistic out-of-fold thresholds equal those of the sorted route", {
@@ -222,10 +222,10 @@ test_that("realistic out-of-fold thresholds equal those of the sorted route", {
   s <- matrix(rnorm(n * m), n) + y
   foldid <- sample(rep_len(1:5, n))
   for (threads in 1:2)
-    expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, threads),
-                     .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 5L, 1L))
+    expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, threads, 0.05),
+                     .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 5L, 1L, 0.05))
   keep <- foldid != 2
-  expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, 1L)[1:3, 2],
+  expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, 1L, 0.05)[1:3, 2],
                    f1_rule_matrix(s[keep, 1:3], y[keep, 1:3])$threshold)
 })
 
@@ -334,4 +334,132 @@ test_that("Hamming cuts minimise each label's misclassified entries (brute force
   expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(FALSE, FALSE, FALSE, TRUE)))$threshold, Inf)
   # mostly positive and uninformative: always
   expect_identical(mlss:::hamming_thresholds(cbind(4:1), cbind(c(FALSE, TRUE, TRUE, TRUE)))$threshold, -Inf)
+})
+
+# The chance rule's level as a user setting: the option mlss.chance_level
+# reaches every threshold the package chooses.  The reference is the plain F1
+# maximum by brute force over every cut (never, half-way between distinct
+# scores, always), the highest of the best.
+f1_brute <- function(s, y) {
+  u <- sort(unique(s), decreasing = TRUE)
+  cuts <- c(Inf, if (length(u) > 1) u[-length(u)] / 2 + u[-1] / 2, -Inf)
+  f1 <- vapply(cuts, function(cut) {
+    p <- s > cut
+    if (!any(p) && !any(y)) 1 else 2 * sum(p & y) / (sum(p) + sum(y))
+  }, 0)
+  best <- which(f1 == max(f1))[1]
+  c(threshold = cuts[best], f1 = f1[best])
+}
+f1_brute_matrix <- function(S, Y) vapply(seq_len(ncol(S)), function(l) f1_brute(S[, l], Y[, l]), c(0, 0))
+# The plain-R macro F1 of predictions P against Y (a label neither present
+# nor predicted counts 1, as ml_metrics() documents).
+macro_f1_ref <- function(Y, P) mean(vapply(seq_len(ncol(Y)), function(l) {
+  if (!any(Y[, l]) && !any(P[, l])) 1 else 2 * sum(Y[, l] & P[, l]) / (sum(Y[, l]) + sum(P[, l]))
+}, 0))
+
+# Label a informative (about 30 positives, clearly beating chance); label b
+# three random positives: its best cut is no better than chance at 0.05, so
+# the default drops it everywhere.  Y3 adds label c, random with more
+# positives (above n / 5: the sorted route of the out-of-fold cuts), whose
+# cuts the default keeps on some folds and drops on others.
+chance_case <- function() {
+  set.seed(1)
+  n <- 60
+  X <- matrix(rnorm(n * 3), n)
+  Y <- cbind(a = X[, 1] + 0.3 * rnorm(n) > 0, b = seq_len(n) %in% sample(n, 3))
+  list(X = X, Y = Y, Y3 = cbind(Y, c = runif(n) < 0.4), foldid = rep(1:3, 20))
+}
+
+test_that("options(mlss.chance_level = 1) gives the plain F1 maximum in mlls() and br()", {
+  p <- chance_case()
+  withr::local_options(mlss.chance_level = 1)
+  fit <- mlls(p$X, p$Y3, alpha = 0.1, beta = 1, r = 1)
+  ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y3)
+  expect_equal(unname(fit$thresholds), ref[1, ])
+  expect_true(is.finite(fit$thresholds[["b"]]))  # the cut the rule would drop
+  fit <- br(p$X, p$Y3)
+  ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y3)
+  expect_equal(unname(fit$thresholds), ref[1, ])
+  expect_equal(unname(fit$train_f1), ref[2, ])
+  expect_true(is.finite(fit$thresholds[["b"]]))
+  expect_equal(unname(f1_thresholds(predict(fit, p$X), p$Y3)$threshold), ref[1, ])
+})
+
+test_that("by default a label whose cut is no better than chance is never predicted", {
+  p <- chance_case()
+  withr::local_options(mlss.chance_level = NULL)  # unset: the default, 0.05
+  for (fit in list(mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1), br(p$X, p$Y))) {
+    expect_identical(fit$thresholds[["b"]], Inf)
+    expect_false(any(predict(fit, p$X, type = "class")[, "b"]))
+    ref <- f1_brute(predict(fit, p$X, type = "score")[, "a"], p$Y[, "a"])
+    expect_equal(fit$thresholds[["a"]], ref[["threshold"]])  # a clearly beats chance
+  }
+  expect_identical(f1_thresholds(predict(fit, p$X), p$Y)$threshold[["b"]], Inf)
+  options(mlss.chance_level = 0.05)
+  expect_identical(br(p$X, p$Y)$thresholds, fit$thresholds)
+})
+
+test_that("the option reaches cv_mlls()'s out-of-fold and training thresholds", {
+  p <- chance_case()
+  run <- function(Y, thresholds) cv_mlls(p$X, Y, alpha = 0.1, beta = 1, r = 1,
+                                         foldid = p$foldid, thresholds = thresholds,
+                                         keep = TRUE, progress = FALSE)
+  # the measure of each fold at the reference cuts: the brute force on the
+  # other folds' scores ("oof") or on the fold model's training scores
+  # ("train"); with the default, label b's cut is never (no better than
+  # chance on any fold)
+  fold_ref <- function(cv, Y, thresholds, drop_b) vapply(1:3, function(k) {
+    va <- p$foldid == k
+    S <- if (thresholds == "oof") cv$oof[!va, , 1] else
+      predict(mlls(p$X[!va, ], Y[!va, ], alpha = 0.1, beta = 1, r = 1), p$X[!va, ],
+              type = "score")
+    thr <- f1_brute_matrix(S, Y[!va, ])[1, ]
+    if (drop_b) thr[2] <- Inf
+    macro_f1_ref(Y[va, ], cv$oof[va, , 1] > rep(thr, each = sum(va)))
+  }, 0)
+  for (thresholds in c("oof", "train")) {
+    withr::local_options(mlss.chance_level = 1)
+    cv <- run(p$Y3, thresholds)
+    expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, p$Y3, thresholds, FALSE),
+                 label = thresholds)
+    final <- if (thresholds == "oof") cv$oof[, , 1] else predict(cv$fit, p$X, type = "score")
+    expect_equal(unname(cv$fit$thresholds), f1_brute_matrix(final, p$Y3)[1, ],
+                 label = thresholds)
+    expect_true(is.finite(cv$fit$thresholds[["b"]]))
+    options(mlss.chance_level = NULL)
+    cv <- run(p$Y, thresholds)
+    expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, p$Y, thresholds, TRUE),
+                 label = thresholds)
+    expect_identical(cv$fit$thresholds[["b"]], Inf)
+    expect_false(any(predict(cv, p$X, type = "class")[, "b"]))
+  }
+})
+
+test_that("an invalid mlss.chance_level is an error that names the option", {
+  p <- chance_case()
+  for (bad in list(-0.1, 1.5, NA_real_, c(0.01, 0.05), "0.05", TRUE)) {
+    withr::local_options(mlss.chance_level = bad)
+    msg <- "the option 'mlss.chance_level' must be one number in \\[0, 1\\]"
+    expect_error(mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1), msg)
+    expect_error(br(p$X, p$Y), msg)
+    expect_error(cv_mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1, foldid = p$foldid,
+                         progress = FALSE), msg)
+    expect_error(f1_thresholds(p$X, unname(p$Y[, c(1, 2, 1)])), msg)
+  }
+  expect_error(f1_thresholds(1:3, c(TRUE, FALSE, TRUE), level = 2),
+               "'level' must be one number in \\[0, 1\\]")
+})
+
+test_that("future workers choose their thresholds at the session's level", {
+  skip_if_not_installed("future.apply")
+  withr::local_options(mlss.chance_level = 1)
+  oplan <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(oplan), add = TRUE)
+  p <- chance_case()
+  # a worker's own fit (br()'s training thresholds): the plain F1 maximum
+  res <- mlss:::fold_apply(1:2, function(k) {
+    c(getOption("mlss.chance_level"), br(p$X, p$Y)$thresholds[["b"]])
+  }, TRUE, NULL)
+  expect_identical(res[[1]], c(1, unname(br(p$X, p$Y)$thresholds[["b"]])))
+  expect_true(is.finite(res[[2]][2]))
 })
