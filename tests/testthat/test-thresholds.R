@@ -370,9 +370,17 @@ chance_case <- function() {
   list(X = X, Y = Y, Y3 = cbind(Y, c = runif(n) < 0.4), foldid = rep(1:3, 20))
 }
 
+# options(mlss.chance_level = value) until the calling test ends (base R's
+# on.exit() in the caller's frame: withr is not among the package's Suggests).
+local_chance_level <- function(value, envir = parent.frame()) {
+  old <- options(mlss.chance_level = value)
+  do.call(on.exit, list(bquote(options(.(old))), add = TRUE, after = FALSE), envir = envir)
+  invisible(old)
+}
+
 test_that("options(mlss.chance_level = 1) gives the plain F1 maximum in mlls() and br()", {
   p <- chance_case()
-  withr::local_options(mlss.chance_level = 1)
+  local_chance_level(1)
   fit <- mlls(p$X, p$Y3, alpha = 0.1, beta = 1, r = 1)
   ref <- f1_brute_matrix(predict(fit, p$X, type = "score"), p$Y3)
   expect_equal(unname(fit$thresholds), ref[1, ])
@@ -387,7 +395,7 @@ test_that("options(mlss.chance_level = 1) gives the plain F1 maximum in mlls() a
 
 test_that("by default a label whose cut is no better than chance is never predicted", {
   p <- chance_case()
-  withr::local_options(mlss.chance_level = NULL)  # unset: the default, 0.05
+  local_chance_level(NULL)  # unset: the default, 0.05
   for (fit in list(mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1), br(p$X, p$Y))) {
     expect_identical(fit$thresholds[["b"]], Inf)
     expect_false(any(predict(fit, p$X, type = "class")[, "b"]))
@@ -418,7 +426,7 @@ test_that("the option reaches cv_mlls()'s out-of-fold and training thresholds", 
     macro_f1_ref(Y[va, ], cv$oof[va, , 1] > rep(thr, each = sum(va)))
   }, 0)
   for (thresholds in c("oof", "train")) {
-    withr::local_options(mlss.chance_level = 1)
+    local_chance_level(1)
     cv <- run(p$Y3, thresholds)
     expect_equal(unname(cv$cvfold[1, ]), fold_ref(cv, p$Y3, thresholds, FALSE),
                  label = thresholds)
@@ -438,7 +446,7 @@ test_that("the option reaches cv_mlls()'s out-of-fold and training thresholds", 
 test_that("an invalid mlss.chance_level is an error that names the option", {
   p <- chance_case()
   for (bad in list(-0.1, 1.5, NA_real_, c(0.01, 0.05), "0.05", TRUE)) {
-    withr::local_options(mlss.chance_level = bad)
+    local_chance_level(bad)
     msg <- "the option 'mlss.chance_level' must be one number in \\[0, 1\\]"
     expect_error(mlls(p$X, p$Y, alpha = 0.1, beta = 1, r = 1), msg)
     expect_error(br(p$X, p$Y), msg)
@@ -452,7 +460,7 @@ test_that("an invalid mlss.chance_level is an error that names the option", {
 
 test_that("future workers choose their thresholds at the session's level", {
   skip_if_not_installed("future.apply")
-  withr::local_options(mlss.chance_level = 1)
+  local_chance_level(1)
   oplan <- future::plan(future::multisession, workers = 2)
   on.exit(future::plan(oplan), add = TRUE)
   p <- chance_case()
