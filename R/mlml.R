@@ -187,16 +187,10 @@ mlml_run <- function(x, Y, Z0, SC, beta, gamma, knn, loss, max_iter, tol) {
 # heat-kernel weights (sparse n x n).
 mlml_instance_graph <- function(x, knn) {
   n <- nrow(x)
+  # knn_search() finds the neighbours of rows whose distances overflow (|x|
+  # near 1e300) on x divided by a power of 2; a distance still Inf once scaled
+  # back is recomputed by heat_weights()
   nb <- knn_search(x, knn)
-  # a row whose distances overflowed (|x| near 1e300) has ties for its
-  # neighbours: they are searched again on x divided by a power of 2 (exact)
-  lost <- rowSums(!is.finite(nb$distance)) > 0
-  if (any(lost)) {
-    s <- 2^ceiling(log2(max(abs(x))))
-    nbs <- knn_search(x / s, knn)
-    nb$index[lost, ] <- nbs$index[lost, ]
-    nb$distance[lost, ] <- Inf  # recomputed on the same scale by heat_weights()
-  }
   w <- heat_weights(x, nb)
   # symmetrised: an edge when either row is among the other's neighbours (the
   # weight depends on the distance only, so both directions carry the same)
