@@ -173,11 +173,9 @@ centred_features <- function(x) {
     xs <- centre_offset_columns(x)
     s <- as.numeric(Matrix::colMeans(xs))
   } else {
-    center <- colMeans(x)
-    xs <- x - rep(center, each = n)
-    c2 <- colMeans(xs)
-    xs <- xs - rep(c2, each = n)
-    center <- center + c2
+    d <- centre_dense_columns(x)
+    xs <- d$x
+    center <- d$center
     s <- numeric(ncol(x))
   }
   prod <- function(B) as.matrix(xs %*% B) - rep(drop(crossprod(s, B)), each = n)

@@ -263,11 +263,9 @@ mlcrf_prepare <- function(x, y, edge_type) {
     xc <- centre_offset_columns(x)
     shift <- as.numeric(Matrix::colMeans(xc))
   } else {
-    mu <- colMeans(x)
-    xc <- x - rep(mu, each = n)
-    c2 <- colMeans(xc)  # the second pass removes the rounding of mu
-    xc <- xc - rep(c2, each = n)
-    mu <- mu + c2
+    d <- centre_dense_columns(x)
+    xc <- d$x
+    mu <- d$center
     shift <- numeric(ncol(x))
   }
   sd <- centred_sd(xc, shift)

@@ -259,6 +259,17 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
   fit
 }
 
+# A dense x centred in two passes (the second removes the rounding of the
+# first, which a column mean large against its spread leaves): the centred
+# matrix and the column means.
+centre_dense_columns <- function(x) {
+  n <- nrow(x)
+  mu <- colMeans(x)
+  xc <- x - rep(mu, each = n)
+  c2 <- colMeans(xc)
+  list(x = xc - rep(c2, each = n), center = mu + c2)
+}
+
 # A sparse column whose mean is large against its spread loses its variance to
 # cancellation when centred implicitly (X'X - n mu mu').  Such a column is
 # mostly non-zero anyway (|mean| > sd needs more than half of it non-zero), so
