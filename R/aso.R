@@ -113,8 +113,8 @@ aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
   fit <- if (loss == "ls") aso_ls(x, y, alpha, r, tol, max_iter)
          else aso_hinge(x, y, alpha, beta, r, loss, tol, max_iter, svm_tol, svm_max_iter)
   if (!fit$converged)
-    warning("ASO stopped after 'max_iter' = ", max_iter, " alternations before the ",
-            "objective changed by less than 'tol'", call. = FALSE)
+    warn_not_converged_msg("ASO stopped after 'max_iter' = ", max_iter, " alternations ",
+                           "before the objective changed by less than 'tol'")
   Theta <- fit$Theta
   dimnames(Theta) <- list(sprintf("theta%d", seq_len(r)), colnames(x))
   linear_finish(fit, x, y, call, "aso_svm",

@@ -218,12 +218,13 @@ warn_not_converged <- function(status, labels) {
          "cost for label(s) ", quote_labels(3L), ": scale the features (for example ",
          "with scale()) or lower 'cost'", call. = FALSE)
   if (any(status == 1L))
-    warning("the solver stopped at 'max_iter' before reaching 'tol' for label(s) ",
-            quote_labels(1L), call. = FALSE)
+    warn_not_converged_msg("the solver stopped at 'max_iter' before reaching 'tol' for ",
+                           "label(s) ", quote_labels(1L))
   if (any(status == 2L))
-    warning("the solver stalled (no further decrease possible in double precision) ",
-            "before its stopping rule held for label(s) ", quote_labels(2L),
-            "; see 'grad_norm', and consider scaling the features", call. = FALSE)
+    warn_not_converged_msg("the solver stalled (no further decrease possible in double ",
+                           "precision) before its stopping rule held for label(s) ",
+                           quote_labels(2L), "; see 'grad_norm', and consider scaling ",
+                           "the features")
 }
 
 # ---- the solvers ----------------------------------------------------------------

@@ -59,8 +59,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
       lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
                         point$beta, args$regressor, args$ridge, args$threshold,
                         args$recovery, args$init, args$tol, args$max_iter),
-      warning = function(w) {
-        if (!grepl("did not converge", conditionMessage(w))) return()
+      mlss_not_converged = function(w) {
         unconverged <<- unconverged + 1L
         invokeRestart("muffleWarning")
       })

@@ -268,9 +268,9 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                as.integer(cg_max))
   converged <- res$status == 0L
   if (!converged)
-    warning("lewl: the objective did not converge in ", max_iter, " iterations ",
-            "(relative change above tol = ", format(tol), "); raise 'max_iter'",
-            call. = FALSE)
+    warn_not_converged_msg("lewl: the objective did not converge in ", max_iter,
+                           " iterations (relative change above tol = ", format(tol),
+                           "); raise 'max_iter'")
   # one sign per embedding direction (largest entry positive), D to match
   s <- apply(res$Z, 2, function(z) if (z[which.max(abs(z))] < 0) -1 else 1)
   Z <- res$Z * rep(s, each = nrow(res$Z))

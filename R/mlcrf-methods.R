@@ -119,8 +119,9 @@ predict.mlcrf <- function(object, newx, type = c("class", "score", "prob"), y = 
          map = "iterated conditional modes", bp_iterations = res$bp_iter,
          bp_converged = res$bp_delta < tol)
   if (!exact && any(res$bp_delta >= tol))
-    warning("loopy belief propagation did not converge for ", sum(res$bp_delta >= tol),
-            " of ", nrow(newx), " instances (see attr(, \"inference\"))", call. = FALSE)
+    warn_not_converged_msg("loopy belief propagation did not converge for ",
+                           sum(res$bp_delta >= tol), " of ", nrow(newx),
+                           " instances (see attr(, \"inference\"))")
   out <- switch(type,
     class = {
       cl <- res$map == 1L

@@ -344,7 +344,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   for (s in conv) {
     if (s$status == 2L) stop("mlcrf: the L-BFGS refit failed", call. = FALSE)
     if (s$status == 1L)
-      warning("mlcrf: no convergence in 'maxit' = ", maxit, " iterations", call. = FALSE)
+      warn_not_converged_msg("mlcrf: no convergence in 'maxit' = ", maxit, " iterations")
   }
   list(theta = s2$theta, keep = keep, stage1 = stage1, lambda_v = lambda_v,
        lambda_w = lambda_w, eta = eta, lambda_max = lambda_max, edge_mode = edges,

@@ -44,8 +44,8 @@ predict.mlml <- function(object, newx, type = c("score", "class"),
     sol <- mlml_run(xall, Y, Z0, object$label_similarity, object$beta, object$gamma,
                     object$knn, object$loss, object$max_iter, object$tol)
     if (!sol$converged)
-      warning("MLML stopped at 'max_iter' (", object$max_iter, ") before reaching 'tol'",
-              call. = FALSE)
+      warn_not_converged_msg("MLML stopped at 'max_iter' (", object$max_iter,
+                             ") before reaching 'tol'")
     score <- sol$Z[object$nobs + seq_len(nnew), , drop = FALSE]
     dimnames(score) <- list(rownames(newx), object$labels)
   }

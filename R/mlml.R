@@ -123,7 +123,7 @@ mlml.default <- function(x, y, beta = 0.1, gamma = 0.1, knn = 10L,
   SC <- mlml_label_graph(y)
   sol <- mlml_run(x, Y, Y, SC, beta, gamma, knn, loss, max_iter, tol)
   if (!sol$converged)
-    warning("MLML stopped at 'max_iter' (", max_iter, ") before reaching 'tol'", call. = FALSE)
+    warn_not_converged_msg("MLML stopped at 'max_iter' (", max_iter, ") before reaching 'tol'")
   Z <- sol$Z
   dimnames(Z) <- list(rownames(x), colnames(y))
   structure(list(recovered = Z, thresholds = mlml_thresholds(Z, y),

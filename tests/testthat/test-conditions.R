@@ -1,0 +1,42 @@
+# Non-convergence is one classed warning ("mlss_not_converged") in every
+# iterative solver, so that callers catch it by class, not by message text.
+
+# The classes of every warning `expr` signals (muffled).
+warning_classes <- function(expr) {
+  out <- list()
+  withCallingHandlers(expr, warning = function(w) {
+    out[[length(out) + 1L]] <<- class(w)
+    invokeRestart("muffleWarning")
+  })
+  out
+}
+
+test_that("every iterative solver warns of non-convergence with one class", {
+  set.seed(3)
+  n <- 40
+  x <- matrix(rnorm(n * 4), n, 4, dimnames = list(NULL, paste0("f", 1:4)))
+  y <- matrix(runif(n * 3) < 0.4, n, 3, dimnames = list(NULL, paste0("L", 1:3)))
+  ymiss <- y
+  ymiss[sample(length(y), 20)] <- NA
+  runs <- list(
+    svm = quote(br(x, y, learner = "svm", cost = 100, tol = 1e-12, max_iter = 2)),
+    logistic = quote(br(x, y, learner = "logistic", tol = 1e-14, max_iter = 1)),
+    lewl = quote(lewl(x, ymiss, max_iter = 1, tol = 0)),
+    mlml = quote(mlml(x, ymiss, max_iter = 1, tol = 0)),
+    aso = quote(aso_svm(x, y, alpha = 1, r = 1, max_iter = 1, tol = 1e-300)),
+    mlcrf = quote(mlcrf(x, y, lambda_v = 1e-3, lambda_w = 1e-3, maxit = 1)))
+  for (nm in names(runs)) {
+    cls <- warning_classes(eval(runs[[nm]]))
+    expect_true(length(cls) > 0, label = paste(nm, "warns"))
+    expect_true(all(vapply(cls, function(k) "mlss_not_converged" %in% k, TRUE)),
+                label = paste(nm, "warns with class mlss_not_converged only"))
+  }
+  # a handler for the class catches it
+  caught <- 0L
+  withCallingHandlers(lewl(x, ymiss, max_iter = 1, tol = 0),
+                      mlss_not_converged = function(w) {
+                        caught <<- caught + 1L
+                        invokeRestart("muffleWarning")
+                      })
+  expect_identical(caught, 1L)
+})
