@@ -121,7 +121,7 @@ cca_fit <- function(x, y, lambda, cost, r, learner, loss, tol, max_iter, call, c
   warn_constant_labels(y)
   if (!is.null(r)) r <- check_rank(r, ncol(y))
   cost <- check_cost(cost, ncol(y))
-  tol <- check_solver_tol(tol, learner)
+  tol <- check_solver_tol(tol, learner, loss)
   max_iter <- check_max_iter(max_iter)
   cca <- cca_projection(x, y, lambda, r)
   center <- as.numeric(Matrix::colMeans(x))

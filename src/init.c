@@ -26,6 +26,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(libsvm_read_rows, 5),
     CALLDEF(mddm_fit, 7),
     CALLDEF(logistic_fit_call, 7),
+    CALLDEF(l2svm_primal_fit_call, 7),
     CALLDEF(linsvm_fit_call, 9),
     CALLDEF(br_path, 8),
     CALLDEF(mlcrf_objective, 12),

@@ -1,4 +1,5 @@
-/* .Call glue for L2 logistic regression, one binary problem per label. */
+/* .Call glue for the trust-region Newton solver, one binary problem per label:
+ * L2 logistic regression, and the L2-loss linear SVM in the primal. */
 #include <R.h>
 #include <Rinternals.h>
 #include <string.h>
@@ -9,8 +10,8 @@
 /* spec: see build_rows(); y: n x m double, +-1; cost: m; weight: n or NULL;
  * init: p x m starting weights or NULL.
  * Returns list(W = p x m, iter = m, status = m, objective = m, grad_norm = m). */
-SEXP logistic_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
-                       SEXP max_iter, SEXP init)
+static SEXP tron_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
+                          SEXP max_iter, SEXP init, int loss)
 {
     lin_rows D = build_rows(spec);
     check_linear_problem(&D, y, weight);
@@ -32,10 +33,10 @@ SEXP logistic_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
         if (Rf_isNull(init)) memset(w, 0, sizeof(double) * (size_t) p);
         else memcpy(w, REAL(init) + IDX(0, l, p), sizeof(double) * (size_t) p);
         const double *yl = REAL(y) + IDX(0, l, n);
-        INTEGER(status)[l] = logistic_fit(&D, yl, wt, REAL(cost)[l], Rf_asReal(eps), maxit,
-                                          w, INTEGER(iters) + l);
-        REAL(obj)[l] = logistic_objective(&D, yl, wt, REAL(cost)[l], w);
-        REAL(gn)[l] = logistic_grad_norm(&D, yl, wt, REAL(cost)[l], w);
+        INTEGER(status)[l] = tron_fit(&D, yl, wt, REAL(cost)[l], loss, Rf_asReal(eps),
+                                      maxit, w, INTEGER(iters) + l);
+        REAL(obj)[l] = tron_objective(&D, yl, wt, REAL(cost)[l], loss, w);
+        REAL(gn)[l] = tron_grad_norm(&D, yl, wt, REAL(cost)[l], loss, w);
     }
     SET_VECTOR_ELT(res, 0, W);
     SET_VECTOR_ELT(res, 1, iters);
@@ -44,4 +45,17 @@ SEXP logistic_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
     SET_VECTOR_ELT(res, 4, gn);
     UNPROTECT(6);
     return res;
+}
+
+SEXP logistic_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
+                       SEXP max_iter, SEXP init)
+{
+    return tron_fit_call(spec, y, cost, weight, eps, max_iter, init, TRON_LOGISTIC);
+}
+
+/* The same arguments and result for the squared hinge in the primal. */
+SEXP l2svm_primal_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
+                           SEXP max_iter, SEXP init)
+{
+    return tron_fit_call(spec, y, cost, weight, eps, max_iter, init, TRON_SQUARED_HINGE);
 }

@@ -1,4 +1,8 @@
-/* Trust-region Newton (TRON) for L2 logistic regression; see logistic_core.h.
+/* Trust-region Newton (TRON) for L2 logistic regression and, with the same
+ * iterations, the L2-loss (squared hinge) linear SVM in the primal
+ * (LIBLINEAR's solver 2, whose generalised Hessian I + 2C X~_I'X~_I, I the
+ * rows inside the margin, takes the place of the logistic one); see
+ * logistic_core.h.
  * The trust-region updates and the truncated conjugate gradient follow
  * Lin, Weng and Keerthi (2008), Algorithms 1 and 2, with LIBLINEAR's constants;
  * the conjugate gradients are preconditioned by diag(H) and the trust region
@@ -14,8 +18,9 @@ typedef struct {
     const double *y;     /* +-1 */
     double *c;           /* C times the instance weights */
     double *z;           /* n: x~_i'w at the current point */
-    double *Dd;          /* n: c_i sigma_i (1 - sigma_i), the Hessian's weights */
-    int n, p;
+    double *Dd;          /* n: the Hessian's weights: c_i sigma_i (1 - sigma_i)
+                            (logistic), 2 c_i inside the margin, else 0 (L2-SVM) */
+    int n, p, loss;      /* loss: TRON_LOGISTIC or TRON_SQUARED_HINGE */
 } lr_problem;
 
 static double dot(int p, const double *a, const double *b)
@@ -47,7 +52,12 @@ static double lr_fun(lr_problem *P, const double *w)
     double f = 0.5 * dot(P->p, w, w);
     for (int i = 0; i < P->n; i++) {
         P->z[i] = lin_dot(P->D, i, w);
-        f += P->c[i] * log1pexp_neg(P->y[i] * P->z[i]);
+        if (P->loss == TRON_LOGISTIC) {
+            f += P->c[i] * log1pexp_neg(P->y[i] * P->z[i]);
+        } else {
+            double t = 1.0 - P->y[i] * P->z[i];
+            if (t > 0) f += P->c[i] * t * t;
+        }
     }
     return f;
 }
@@ -57,9 +67,15 @@ static void lr_grad(lr_problem *P, const double *w, double *g)
 {
     memcpy(g, w, sizeof(double) * (size_t) P->p);
     for (int i = 0; i < P->n; i++) {
-        double s = 1.0 / (1.0 + exp(-P->y[i] * P->z[i]));   /* sigma(y_i z_i) */
-        P->Dd[i] = P->c[i] * s * (1.0 - s);
-        lin_axpy(P->D, i, P->c[i] * (s - 1.0) * P->y[i], g);
+        if (P->loss == TRON_LOGISTIC) {
+            double s = 1.0 / (1.0 + exp(-P->y[i] * P->z[i]));   /* sigma(y_i z_i) */
+            P->Dd[i] = P->c[i] * s * (1.0 - s);
+            lin_axpy(P->D, i, P->c[i] * (s - 1.0) * P->y[i], g);
+        } else {
+            double t = 1.0 - P->y[i] * P->z[i];   /* d/dw c t^2 = -2 c t y x~ */
+            P->Dd[i] = t > 0 ? 2.0 * P->c[i] : 0.0;
+            if (t > 0) lin_axpy(P->D, i, -2.0 * P->c[i] * t * P->y[i], g);
+        }
     }
 }
 
@@ -154,9 +170,10 @@ static int trcg(lr_problem *P, double delta, const double *g, const double *M, d
 }
 
 static void lr_setup(lr_problem *P, const lin_rows *D, const double *y,
-                     const double *weight, double C)
+                     const double *weight, double C, int loss)
 {
     P->D = D;
+    P->loss = loss;
     P->n = D->n;
     P->p = lin_dim(D);
     double *yy = (double *) R_alloc((size_t) P->n + 1, sizeof(double));
@@ -170,32 +187,32 @@ static void lr_setup(lr_problem *P, const lin_rows *D, const double *y,
     P->y = yy;
 }
 
-double logistic_objective(const lin_rows *D, const double *y, const double *weight,
-                          double C, const double *w)
+double tron_objective(const lin_rows *D, const double *y, const double *weight,
+                      double C, int loss, const double *w)
 {
     lr_problem P;
-    lr_setup(&P, D, y, weight, C);
+    lr_setup(&P, D, y, weight, C, loss);
     return lr_fun(&P, w);
 }
 
-double logistic_grad_norm(const lin_rows *D, const double *y, const double *weight,
-                          double C, const double *w)
+double tron_grad_norm(const lin_rows *D, const double *y, const double *weight,
+                      double C, int loss, const double *w)
 {
     lr_problem P;
-    lr_setup(&P, D, y, weight, C);
+    lr_setup(&P, D, y, weight, C, loss);
     double *g = (double *) R_alloc((size_t) P.p + 1, sizeof(double));
     lr_fun(&P, w);
     lr_grad(&P, w, g);
     return nrm2(P.p, g);
 }
 
-int logistic_fit(const lin_rows *D, const double *y, const double *weight, double C,
-                 double eps, int max_iter, double *w, int *iter)
+int tron_fit(const lin_rows *D, const double *y, const double *weight, double C, int loss,
+             double eps, int max_iter, double *w, int *iter)
 {
     const double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75;
     const double sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4.0;
     lr_problem P;
-    lr_setup(&P, D, y, weight, C);
+    lr_setup(&P, D, y, weight, C, loss);
     int n = P.n, p = P.p, status = LOGISTIC_MAXITER;
     double *g = (double *) R_alloc((size_t) p, sizeof(double));
     double *s = (double *) R_alloc((size_t) p, sizeof(double));
@@ -286,4 +303,22 @@ int logistic_fit(const lin_rows *D, const double *y, const double *weight, doubl
     }
     *iter = k - 1;
     return status;
+}
+
+int logistic_fit(const lin_rows *D, const double *y, const double *weight, double C,
+                 double eps, int max_iter, double *w, int *iter)
+{
+    return tron_fit(D, y, weight, C, TRON_LOGISTIC, eps, max_iter, w, iter);
+}
+
+double logistic_objective(const lin_rows *D, const double *y, const double *weight,
+                          double C, const double *w)
+{
+    return tron_objective(D, y, weight, C, TRON_LOGISTIC, w);
+}
+
+double logistic_grad_norm(const lin_rows *D, const double *y, const double *weight,
+                          double C, const double *w)
+{
+    return tron_grad_norm(D, y, weight, C, TRON_LOGISTIC, w);
 }

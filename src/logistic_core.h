@@ -28,6 +28,21 @@
 
 #define LOGISTIC_REL_DECREASE 1e-10
 
+/* The losses the trust-region Newton solver minimises: the logistic one above,
+ * and the squared hinge C sum_i c_i max(0, 1 - y_i w'x~_i)^2 of the L2-loss
+ * linear SVM in the primal (LIBLINEAR's solver 2), with the same stopping rule
+ * (the Newton decrease then uses the generalised Hessian, exact on the final
+ * active set).  Both are scale-robust where dual coordinate descent is not. */
+#define TRON_LOGISTIC 0
+#define TRON_SQUARED_HINGE 1
+
+int tron_fit(const lin_rows *D, const double *y, const double *weight, double C, int loss,
+             double eps, int max_iter, double *w, int *iter);
+double tron_objective(const lin_rows *D, const double *y, const double *weight,
+                      double C, int loss, const double *w);
+double tron_grad_norm(const lin_rows *D, const double *y, const double *weight,
+                      double C, int loss, const double *w);
+
 int logistic_fit(const lin_rows *D, const double *y, const double *weight, double C,
                  double eps, int max_iter, double *w, int *iter);
 

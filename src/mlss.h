@@ -57,6 +57,8 @@ void check_linear_problem(const lin_rows *D, SEXP y, SEXP weight);
 unsigned int solver_seed(void);
 SEXP logistic_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
                        SEXP max_iter, SEXP init);
+SEXP l2svm_primal_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
+                           SEXP max_iter, SEXP init);
 SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP eps,
                      SEXP max_iter, SEXP alpha0, SEXP w0);
 SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,

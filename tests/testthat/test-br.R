@@ -45,7 +45,11 @@ test_that("the SVM's duality gap vanishes and its primal is the plain-R optimum"
       a <- fit$dual[, l]
       expect_true(all(a >= 0))
       if (loss == "hinge") expect_true(all(a <= C + 1e-12))
-      expect_equal(colSums(a * y * cbind(d$X, 1)), w, ignore_attr = TRUE, tolerance = 1e-12)
+      # w = sum_i a_i y_i x_i: an identity of dual coordinate descent (hinge);
+      # for the squared hinge, solved in the primal, the dual is read off the
+      # margins and the identity holds to the primal gradient (1e-6 relative)
+      expect_equal(colSums(a * y * cbind(d$X, 1)), w, ignore_attr = TRUE,
+                   tolerance = if (loss == "hinge") 1e-12 else 1e-6)
       P <- ref_svm_primal(w, d$X, y, C, loss)
       expect_lt(P - ref_svm_dual(a, d$X, y, C, loss), 1e-6)
       # no nearby point does better
