@@ -280,19 +280,17 @@ check_flag <- function(value, arg) {
 check_newx_columns <- function(newx, features, d, arg = "newx") {
   nm <- colnames(newx)
   named <- !is.null(features) && !is.null(nm)
-  if (named && !identical(nm, features)) {
-    missing_cols <- setdiff(features, nm)
-    unknown <- setdiff(nm, features)
-    if (length(missing_cols) || (length(unknown) && ncol(newx) == d))
-      stop_arg("the column names of '", arg, "' differ from the training features",
-               if (length(missing_cols))
-                 paste0(": no column for the feature(s) ", label_names(missing_cols)),
-               if (length(unknown))
-                 paste0(if (length(missing_cols)) ";" else ":", " column(s) ",
-                        label_names(unknown), " not in the training data"))
-  }
+  missing_cols <- if (named) setdiff(features, nm)
+  unknown <- if (named) setdiff(nm, features)
+  which_cols <- paste0(
+    if (length(missing_cols)) paste0("no column for the feature(s) ", label_names(missing_cols)),
+    if (length(missing_cols) && length(unknown)) "; ",
+    if (length(unknown)) paste0("column(s) ", label_names(unknown), " not in the training data"))
   if (ncol(newx) != d)
-    stop_arg("'", arg, "' has ", ncol(newx), " columns but the model was fitted on ", d)
+    stop_arg("'", arg, "' has ", ncol(newx), " columns but the model was fitted on ", d,
+             if (nzchar(which_cols)) paste0(": ", which_cols))
+  if (length(missing_cols))
+    stop_arg("the column names of '", arg, "' differ from the training features: ", which_cols)
   if (named && !identical(nm, features)) newx <- newx[, features, drop = FALSE]
   newx
 }

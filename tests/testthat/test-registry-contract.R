@@ -57,6 +57,12 @@ for (name in names(registry)) local({
         expect_equal(quiet(predict_type(fit, D$newx, type, D$newy[, 3:1])), p, info = name)
         expect_error(predict(fit, D$newx, type = "prob", y = unname(D$newy[, 1:2])),
                      "'y' has 2 columns but the model has 3 labels")
+        # a row na.exclude leaves out is left out of y too
+        holed <- D$newx
+        holed[4, 2] <- NA
+        pe <- quiet(predict(fit, holed, type = "prob", y = D$newy, na.action = na.exclude))
+        expect_true(is.na(pe[4]))
+        expect_equal(pe[-4], p[-4], ignore_attr = TRUE, info = name)
       } else {
         expect_identical(nrow(p), nrow(D$newx), info = paste(name, type))
         if (type != "projection") expect_identical(colnames(p), fit$labels, info = paste(name, type))
@@ -83,6 +89,15 @@ for (name in names(registry)) local({
     thr <- c(a = 0.3, b = 0.5, c = 0.7)
     expect_equal(quiet(predict(fit, D$newx, type = "class", thresholds = thr)),
                  s > rep(thr, each = nrow(s)), ignore_attr = TRUE)
+    # thresholds stored in the fit (cross-validation stores out-of-fold ones)
+    # are what type = "class" uses, for every method
+    stored <- fit
+    stored$thresholds <- thr[3:1]
+    expect_equal(quiet(predict(stored, D$newx)), s > rep(thr, each = nrow(s)),
+                 ignore_attr = TRUE, info = name)
+    if (!is.null(fit$thresholds))
+      expect_equal(quiet(predict(fit, D$newx)), s > rep(fit$thresholds, each = nrow(s)),
+                   ignore_attr = TRUE, info = name)
     # print, summary, saveRDS/readRDS
     out <- capture.output(res <- print(fit))
     expect_identical(res, fit)
