@@ -99,8 +99,9 @@ aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
   if (loss != "ls" && !(beta > 0 && is.finite(beta)))
     stop_arg("the SVM losses need a finite 'beta' > 0 (the dual solver needs every ",
              "weight penalised); small values approach ASO proper")
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x), na = match.arg(na_labels), fun = "aso_svm")
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = match.arg(na_labels), fun = "aso_svm")
   warn_constant_labels(y)
   r <- check_rank(r, ncol(y))
   if (r > min(ncol(y), ncol(x)))

@@ -1,39 +1,9 @@
-#' Predict with a linear multi-label baseline
-#'
-#' Works for every fit of [br()], [cca_ridge()], [cca_svm()] and [aso_svm()]:
-#' all of them are one linear function per label of the input features.
-#'
-#' @param object A fit from [br()], [cca_ridge()], [cca_svm()] or [aso_svm()].
-#' @param newx New data with the training columns: a numeric matrix, data frame
-#'   or sparse `Matrix` (for a fit from the formula interface, a data frame
-#'   with the variables of the formula).
-#' @param type `"score"` for the scores (probabilities for the logistic
-#'   learner, decision values otherwise), `"class"` for a logical matrix of
-#'   predicted labels (`score > threshold`).
-#' @param thresholds Per-label thresholds for `type = "class"` (one number, or
-#'   one per label); by default those stored in the fit.
-#' @param ... Not used.
-#' @return An n_new x m matrix with one column per label.
-#' @examples
-#' data(yeast)
-#' fit <- br(yeast$x[yeast$train, ], yeast$y[yeast$train, ], learner = "logistic")
-#' head(predict(fit, yeast$x[!yeast$train, ]))
-#' head(predict(fit, yeast$x[!yeast$train, ], type = "class"))
-#' @export
-predict.br <- function(object, newx, type = c("score", "class"),
-                       thresholds = object$thresholds, ...) {
-  check_no_dots(...)
-  type <- match.arg(type)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  rows <- prediction_rows(object, newx, nrow(object$W), NULL)
-  newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, nrow(object$W))
-  score <- linear_scores(newx, object$W, object$intercept, object$link)
-  dimnames(score) <- list(rownames(newx), object$labels)
-  if (type == "class") {
-    thresholds <- check_thresholds(thresholds, object$labels)
-    score <- score > rep(thresholds, each = nrow(score))
-  }
-  stats::napredict(rows$na, score)
+# The scores of a linear model, br() and its relatives (the pipeline:
+# predict.ml_fit() in R/predict.R): probabilities for the logistic learner,
+# decision values otherwise.
+ml_scores.br <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  linear_scores(x, object$W, object$intercept, object$link)
 }
 
 #' Coefficients of a linear multi-label baseline

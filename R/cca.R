@@ -116,8 +116,9 @@ cca_fit <- function(x, y, lambda, cost, r, learner, loss, tol, max_iter, call, c
                     na_labels = "refuse") {
   lambda <- check_penalty(lambda, "lambda")
   if (is.infinite(lambda)) stop_arg("'lambda' must be finite")
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x), na = na_labels, fun = class)
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = na_labels, fun = class)
   warn_constant_labels(y)
   if (!is.null(r)) r <- check_rank(r, ncol(y))
   cost <- check_cost(cost, ncol(y))

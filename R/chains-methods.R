@@ -21,6 +21,11 @@
 #'   \eqn{\hat y_{<l}}{yhat_<l} the greedy predictions of the labels before
 #'   \eqn{l} (not the marginals, which [predict.pcc()] gives), so that
 #'   `"class"` is `"score" > 0.5`.
+#' @param thresholds For `type = "class"`: cut the `"score"` values at these
+#'   thresholds instead of walking the chain (one number, or one per label);
+#'   by default `fit$thresholds` when the fit has them (cross-validation
+#'   stores out-of-fold ones there), else the greedy walk.
+#' @param newdata,na.action As for [predict.ml_fit()].
 #' @param ... Not used.
 #' @return An n x m matrix with one column per label, in the label order of
 #'   the training `y`.
@@ -29,12 +34,28 @@
 #' fit <- cc(mlss::emotions$x[tr, ], mlss::emotions$y[tr, ], cost = 0.1)
 #' head(predict(fit, mlss::emotions$x[!tr, ], type = "score"))
 #' @export
-predict.cc <- function(object, newx, type = c("class", "score"), ...) {
+predict.cc <- function(object, newx, type = c("class", "score"), thresholds = NULL,
+                       newdata, na.action = NULL, ...) {
   check_no_dots(...)
-  type <- match.arg(type)
-  parts <- chain_parts(object, newx)
+  predict.ml_fit(object, newx, match.arg(type), thresholds, newdata, na.action)
+}
+
+# The greedy walk of a classifier chain: its conditional probabilities along
+# the path (scores) and its label vectors (the decoder).
+ml_scores.cc <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  cc_walk(object, x, "score")
+}
+
+ml_decode.cc <- function(object, x, ...) {
+  check_no_options(list(...))
+  cc_walk(object, x, "class")
+}
+
+cc_walk <- function(object, x, type) {
+  parts <- chain_parts(object, x)
   res <- .Call(C_chains_infer, parts$A, parts$G, 0L, 1L, 1L, TRUE)
-  chain_output(res, type, object, parts)
+  chain_output(res, type, parts)
 }
 
 #' Predict with probabilistic classifier chains
@@ -51,7 +72,9 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #'   (`type = "class"`) is found by branch and bound, which is exact and
 #'   usually visits a small part of the tree (a prefix no more probable than
 #'   the best complete vector so far is not extended: probabilities only fall
-#'   along a path).  Refused above 20 labels.
+#'   along a path).  Above 20 labels (a tree of more than \eqn{2^{20}}{2^20}
+#'   vectors per instance), `predict()` switches to `"beam"` with the
+#'   `beam_width` asked for, and `attr(, "inference")` says so.
 #' * `"beam"`: beam search (Kumar et al. 2013) keeping the `beam_width` most
 #'   probable prefixes at each label; `"class"` is the most probable vector of
 #'   the final beam, and the marginal of label \eqn{l} the probability mass of
@@ -110,6 +133,10 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #'   is a data set with a train/test split: the labels of its test rows.
 #' @param inference `"exact"`, `"beam"` or `"sample"`; by default the one
 #'   given to [pcc()].
+#' @param thresholds For `type = "class"`: cut the marginals at these
+#'   thresholds instead of the MAP; by default `fit$thresholds` when the fit
+#'   has them (cross-validation stores out-of-fold ones there), else the MAP.
+#' @param newdata,na.action As for [predict.ml_fit()].
 #' @param beam_width,n_samples The beam width and the number of samples; by
 #'   default those given to [pcc()].  Sampling takes time proportional to
 #'   `n_samples` times the number of labels squared per instance (it can be
@@ -132,70 +159,74 @@ predict.cc <- function(object, newx, type = c("class", "score"), ...) {
 #' @export
 predict.pcc <- function(object, newx, type = c("class", "score", "prob"), y = NULL,
                         inference = object$inference, beam_width = object$beam_width,
-                        n_samples = object$n_samples, ...) {
+                        n_samples = object$n_samples, thresholds = NULL, newdata,
+                        na.action = NULL, ...) {
   check_no_dots(...)
-  type <- match.arg(type)
+  predict.ml_fit(object, newx, match.arg(type), thresholds, newdata, na.action, y,
+                 inference = inference, beam_width = beam_width, n_samples = n_samples)
+}
+
+# PCC's marginals (type = "score") or the probabilities of given label vectors
+# (type = "prob", by the chain rule: no search), and its decoder (the MAP of
+# the inference asked for).
+ml_scores.pcc <- function(object, x, type = "score", y = NULL, ...) {
+  if (type != "prob") return(pcc_infer(object, x, type, ...))
+  parts <- chain_parts(object, x)
+  yc <- y[, parts$idx, drop = FALSE] + 0L
+  lp <- .Call(C_chains_logprob, parts$A, parts$G, yc)
+  out <- exp(lp)
+  attr(out, "inference") <- list(method = "chain rule")
+  out
+}
+
+ml_decode.pcc <- function(object, x, ...) pcc_infer(object, x, "class", ...)
+
+pcc_infer <- function(object, x, type, inference = object$inference,
+                      beam_width = object$beam_width, n_samples = object$n_samples) {
   inference <- match.arg(inference, c("exact", "beam", "sample"))
   beam_width <- check_count(beam_width, "beam_width")
   n_samples <- check_count(n_samples, "n_samples")
   m <- length(object$labels)
-  if (type != "prob" && !is.null(y)) stop_arg("'y' is only used with type = \"prob\"")
-  if (type != "prob" && inference == "exact" && m > pcc_exact_max)
-    stop_arg("exact inference with ", m, " labels would walk a tree of 2^", m,
-             " label vectors per instance; it is limited to ", pcc_exact_max,
-             " labels: use inference = \"beam\" or \"sample\"")
-  parts <- chain_parts(object, newx)
-  if (type == "prob") {
-    y <- prob_labels(y, newx, object$labels, nrow(parts$A))
-    if (anyNA(y))
-      stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
-               "vectors")
-    yc <- y[, parts$idx, drop = FALSE] + 0L
-    lp <- .Call(C_chains_logprob, parts$A, parts$G, yc)
-    out <- stats::setNames(exp(lp), rownames(parts$A))
-    attr(out, "inference") <- list(method = "chain rule")
-    return(stats::napredict(parts$na, out))
-  }
+  # exact inference walks a tree of 2^m vectors per instance: beyond
+  # pcc_exact_max labels, beam search (documented in ?predict.pcc)
+  switched <- inference == "exact" && m > pcc_exact_max
+  if (switched) inference <- "beam"
+  parts <- chain_parts(object, x)
   method <- match(inference, c("exact", "beam", "sample"))
   # a beam never holds more than the 2^m vectors (and its scratch is B x m)
   if (m < 31) beam_width <- as.integer(min(beam_width, 2^m))
   res <- .Call(C_chains_infer, parts$A, parts$G, method, beam_width, n_samples,
                type == "score")
-  out <- chain_output(res, type, object, parts)
+  out <- chain_output(res, type, parts)
   attr(out, "inference") <- switch(inference,
     exact = list(method = "exact", nodes = res$nodes),
-    beam = list(method = "beam", beam_width = beam_width),
+    beam = c(list(method = "beam", beam_width = beam_width),
+             if (switched) list(note = paste0("exact inference is limited to ",
+                                              pcc_exact_max, " labels"))),
     sample = list(method = "sample", n_samples = n_samples))
   out
 }
 
-# Exact inference is refused above this many labels.
+# Exact inference switches to beam search above this many labels.
 pcc_exact_max <- 20L
 
-# The x parts a_l(x) = b_l + w_l'x of the new rows (n x m) and the chain
-# weights, both in chain order, for the C inference.
-chain_parts <- function(object, newx) {
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  d <- nrow(object$W)
-  rows <- prediction_rows(object, newx, d, NULL)
-  newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, d)
+# The x parts a_l(x) = b_l + w_l'x of the new rows (n x m, checked features)
+# and the chain weights, both in chain order, for the C inference.
+chain_parts <- function(object, x) {
   idx <- match(object$order, object$labels)
-  A <- as.matrix(newx %*% object$W[, idx, drop = FALSE]) +
-    rep(object$intercept[idx], each = nrow(newx))
+  A <- as.matrix(x %*% object$W[, idx, drop = FALSE]) +
+    rep(object$intercept[idx], each = nrow(x))
   storage.mode(A) <- "double"
-  rownames(A) <- rownames(newx)
   G <- unname(object$G[idx, idx, drop = FALSE])
   storage.mode(G) <- "double"
-  list(A = A, G = G, idx = idx, na = rows$na)
+  list(A = A, G = G, idx = idx)
 }
 
 # The C results back in the label order of the fit.
-chain_output <- function(res, type, object, parts) {
+chain_output <- function(res, type, parts) {
   back <- order(parts$idx)
-  out <- if (type == "class") res$map[, back, drop = FALSE] == 1L
-         else res$score[, back, drop = FALSE]
-  dimnames(out) <- list(rownames(parts$A), object$labels)
-  stats::napredict(parts$na, out)
+  if (type == "class") res$map[, back, drop = FALSE] == 1L
+  else res$score[, back, drop = FALSE]
 }
 
 #' @export

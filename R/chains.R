@@ -91,7 +91,8 @@ cc.default <- function(x, y, order = NULL, cost = 1, tol = NULL, max_iter = 1000
   call <- match.call()
   call[[1L]] <- quote(cc)
   check_no_dots(...)
-  chain_model(x, y, order, cost, tol, max_iter, init, call, "cc")
+  xy <- ml_xy(x, y)
+  chain_model(xy$x, xy$y, order, cost, tol, max_iter, init, call, "cc")
 }
 
 #' @rdname chains
@@ -117,7 +118,8 @@ pcc.default <- function(x, y, order = NULL, cost = 1,
   inference <- match.arg(inference)
   beam_width <- check_count(beam_width, "beam_width")
   n_samples <- check_count(n_samples, "n_samples")
-  fit <- chain_model(x, y, order, cost, tol, max_iter, init, call, "pcc")
+  xy <- ml_xy(x, y)
+  fit <- chain_model(xy$x, xy$y, order, cost, tol, max_iter, init, call, "pcc")
   fit$inference <- inference
   fit$beam_width <- beam_width
   fit$n_samples <- n_samples
@@ -193,13 +195,15 @@ chain_model <- function(x, y, order, cost, tol, max_iter, init, call, class) {
   intercept <- Wp[d + m + 1L, back]
   dimnames(W) <- list(colnames(x), labels)
   dimnames(G) <- list(labels, labels)
-  structure(list(W = W, G = G, intercept = stats::setNames(intercept, labels),
+  new_ml_fit(list(W = W, G = G, intercept = stats::setNames(intercept, labels),
                  order = labels[idx], cost = stats::setNames(cost, labels), tol = tol,
                  iter = stats::setNames(res$iter[back], labels),
                  status = stats::setNames(res$status[back], labels),
                  labels = labels, features = colnames(x), n_pos = colSums(y),
                  nobs = nrow(y), call = call),
-            class = c(class, "chain"))
+            c(class, "chain"), n_features = d,
+            types = if (class == "pcc") c("class", "score", "prob") else c("class", "score"),
+            decoder = if (class == "pcc") "MAP" else "greedy chain")
 }
 
 # A warm start as the C code wants it: (d + m + 1) x m, chain order (see

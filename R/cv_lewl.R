@@ -72,7 +72,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     score = function(state, g) {
       model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE])
       va <- seq_len(nrow(x))[-state$train]
-      list(scores = stats::predict(model, x[va, , drop = FALSE]),
+      list(scores = stats::predict(model, x[va, , drop = FALSE], type = "score"),
            thresholds = model$thresholds, state = NULL)
     },
     refit = function(point, thr) {

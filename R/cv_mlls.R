@@ -217,10 +217,10 @@ cv_mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   cv <- cv_mlls.default(md$x, md$y, ...)
   cv$call <- match.call()
   cv$call[[1L]] <- quote(cv_mlls)
-  cv$fit <- structure(c(unclass(cv$fit), md$formula_parts), class = "mlls")
+  cv$fit <- structure(c(unclass(cv$fit), md$formula_parts), class = class(cv$fit))
   refit <- cv$refit
   cv$refit <- function(point, thr)
-    structure(c(unclass(refit(point, thr)), md$formula_parts), class = "mlls")
+    structure(c(unclass(fit <- refit(point, thr)), md$formula_parts), class = class(fit))
   cv
 }
 

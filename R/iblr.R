@@ -95,7 +95,7 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = FALSE
               scaling = scaling, tol = tol,
               iter = stats::setNames(res$iter, labels), x = x, y = y, labels = labels,
               features = colnames(x), n_pos = colSums(y), nobs = nrow(x), call = call)
-  structure(out[!vapply(out, is.null, logical(1))], class = "iblr")
+  new_ml_fit(out, "iblr", cut = 0.5, n_features = ncol(x))
 }
 
 #' @rdname iblr

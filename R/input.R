@@ -276,16 +276,22 @@ check_flag <- function(value, arg) {
 }
 
 # Rows of new data for predict(): the d training columns, matched by name when
-# both sides have names.
-check_newx_columns <- function(newx, features, d) {
-  if (ncol(newx) != d)
-    stop_arg("'newx' has ", ncol(newx), " columns but the model was fitted on ", d)
+# both sides have names (an error names the missing and the unknown ones).
+check_newx_columns <- function(newx, features, d, arg = "newx") {
   nm <- colnames(newx)
-  if (!is.null(features) && !is.null(nm) && !identical(nm, features)) {
-    if (!setequal(nm, features))
-      stop_arg("the column names of 'newx' differ from the training features")
-    newx <- newx[, features, drop = FALSE]
-  }
+  named <- !is.null(features) && !is.null(nm)
+  missing_cols <- if (named) setdiff(features, nm)
+  unknown <- if (named) setdiff(nm, features)
+  which_cols <- paste0(
+    if (length(missing_cols)) paste0("no column for the feature(s) ", label_names(missing_cols)),
+    if (length(missing_cols) && length(unknown)) "; ",
+    if (length(unknown)) paste0("column(s) ", label_names(unknown), " not in the training data"))
+  if (ncol(newx) != d)
+    stop_arg("'", arg, "' has ", ncol(newx), " columns but the model was fitted on ", d,
+             if (nzchar(which_cols)) paste0(": ", which_cols))
+  if (length(missing_cols))
+    stop_arg("the column names of '", arg, "' differ from the training features: ", which_cols)
+  if (named && !identical(nm, features)) newx <- newx[, features, drop = FALSE]
   newx
 }
 

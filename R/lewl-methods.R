@@ -1,39 +1,8 @@
-#' Predict with a LEWL fit
-#'
-#' Scores new data by `f(newx) D`: the regression from the features to the
-#' embedding, decoded to the labels.
-#'
-#' @param object A fit from [lewl()].
-#' @param newx New data with the training columns (for a fit from the formula
-#'   interface, a data frame with the variables of the formula).
-#' @param type `"score"` for the real-valued scores (n_new x m), `"class"` for
-#'   the logical matrix `score > threshold`.
-#' @param thresholds Thresholds for `type = "class"` (one number, or one per
-#'   label); by default the adaptive threshold of the fit.
-#' @param newdata,na.action As for [predict.mlls()].
-#' @param ... Not used: an unknown argument is an error.
-#' @return An n_new x m matrix with one column per label.
-#' @examples
-#' data(yeast, package = "mlss")
-#' fit <- lewl(yeast$x[1:200, ], yeast$y[1:200, ], k = 5)
-#' head(predict(fit, yeast$x[201:205, ]))
-#' predict(fit, yeast$x[201:205, ], type = "class")
-#' @export
-predict.lewl <- function(object, newx, type = c("score", "class"),
-                         thresholds = object$thresholds, newdata, na.action = NULL, ...) {
-  check_no_dots(...)
-  type <- match.arg(type)
-  arg <- if (missing(newdata)) "newx" else "newdata"
-  newx <- newx_or_newdata(newx, newdata)
-  rows <- prediction_rows(object, newx, object$d, na.action, arg)
-  newx <- check_newx_columns(as_features(rows$x, arg), object$features, object$d)
-  score <- object$regression$predict(newx) %*% object$D
-  dimnames(score) <- list(rownames(newx), object$labels)
-  if (type == "class") {
-    thresholds <- check_thresholds(thresholds, object$labels)
-    score <- score > rep(thresholds, each = nrow(score))
-  }
-  stats::napredict(rows$na, score)
+# The scores f(newx) D: the regression from the features to the embedding,
+# decoded to the labels.
+ml_scores.lewl <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  as.matrix(object$regression$predict(x) %*% object$D)
 }
 
 #' @export

@@ -157,12 +157,12 @@ lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, thr
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)
-  structure(c(fit, list(regression = reg, thresholds = thr, threshold_type = threshold,
-                        k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
-                        gamma = prep$gamma, ridge = ridge, recovery = recovery,
-                        tol = tol, max_iter = max_iter, labels = colnames(y),
-                        features = colnames(x), nobs = nrow(x), d = ncol(x))),
-            class = "lewl")
+  new_ml_fit(c(fit, list(regression = reg, thresholds = thr, threshold_type = threshold,
+                         k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
+                         gamma = prep$gamma, ridge = ridge, recovery = recovery,
+                         tol = tol, max_iter = max_iter, labels = colnames(y),
+                         features = colnames(x), nobs = nrow(x), d = ncol(x))),
+             "lewl", n_features = ncol(x))
 }
 
 #' @rdname lewl

@@ -6,36 +6,37 @@
 #' @param newx New data with the training columns: a numeric matrix, data frame
 #'   or sparse `Matrix` (for a fit from the formula interface, a data frame
 #'   with the variables of the formula).
-#' @param type `"projection"` for the projected data `(newx - center) %*% P`
-#'   (n_new x k), `"score"` for the scores of the per-label classifier,
-#'   `"class"` for a logical matrix of predicted labels (`score > threshold`).
+#' @param type `"class"` (the default, as for every method: see
+#'   [predict.ml_fit()]) for a logical matrix of predicted labels
+#'   (`score > threshold`), `"score"` for the scores of the per-label
+#'   classifier, `"projection"` for the projected data
+#'   `(newx - center) %*% P` (n_new x k).
 #' @param thresholds Per-label thresholds for `type = "class"` (one number, or
 #'   one per label); by default those of the classifier, chosen on the
-#'   training scores.
-#' @param newdata,na.action As for [predict.mlls()]: `newdata` is the same as
-#'   `newx`, and `na.action` says what to do with rows that have missing values.
+#'   training scores (or on out-of-fold scores by cross-validation).
+#' @param newdata,na.action As for [predict.ml_fit()]: `newdata` is the same
+#'   as `newx`, and `na.action` says what to do with rows that have missing
+#'   values.
 #' @param ... Not used: an unknown argument is an error.
-#' @return A matrix: n_new x k for `"projection"`, n_new x m otherwise.
+#' @return A matrix: n_new x m, or n_new x k for `"projection"`.
 #' @examples
 #' data(yeast)
 #' fit <- mddm(yeast$x[yeast$train, ], yeast$y[yeast$train, ], k = 5)
 #' head(predict(fit, yeast$x[!yeast$train, ]))
-#' head(predict(fit, yeast$x[!yeast$train, ], type = "class"))
+#' head(predict(fit, yeast$x[!yeast$train, ], type = "projection"))
 #' @export
-predict.mddm <- function(object, newx, type = c("projection", "score", "class"),
-                         thresholds = object$classifier$thresholds, newdata,
-                         na.action = NULL, ...) {
+predict.mddm <- function(object, newx, type = c("class", "score", "projection"),
+                         thresholds = NULL, newdata, na.action = NULL, ...) {
   check_no_dots(...)
-  type <- match.arg(type)
-  arg <- if (missing(newdata)) "newx" else "newdata"
-  newx <- newx_or_newdata(newx, newdata)
-  rows <- prediction_rows(object, newx, nrow(object$P), na.action, arg)
-  newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, nrow(object$P))
-  z <- project_data(newx, object$P, object$center)
-  if (type != "projection")
-    z <- stats::predict(object$classifier, z / object$scale, type = type,
-                        thresholds = thresholds)
-  stats::napredict(rows$na, z)
+  predict.ml_fit(object, newx, match.arg(type), thresholds, newdata, na.action)
+}
+
+# The projection of new data, and the scores of the classifier on it.
+ml_scores.mddm <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  z <- project_data(x, object$P, object$center)
+  if (type == "projection") return(z)
+  ml_scores(object$classifier, z / object$scale)
 }
 
 #' @export

@@ -191,7 +191,7 @@ mddm.default <- function(x, y, k, mu = 0, kernel = NULL, lambda = 0.01,
                      sdev = if (method != "direct") res$s / sqrt(n),
                      labels = colnames(y), features = colnames(x), nobs = n,
                      kernel = lab$kernel, method = method, call = call))
-  structure(fit[!vapply(fit, is.null, logical(1))], class = "mddm")
+  new_ml_fit(fit, "mddm", types = c("class", "score", "projection"), n_features = d)
 }
 
 #' @rdname mddm

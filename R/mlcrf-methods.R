@@ -68,6 +68,10 @@
 #'   `"approximate"`.
 #' @param damping,maxit,tol Loopy belief propagation: damping in \[0, 1),
 #'   maximum sweeps and tolerance on the messages.
+#' @param thresholds For `type = "class"`: cut the marginals at these
+#'   thresholds instead of the MAP; by default `fit$thresholds` when the fit
+#'   has them (cross-validation stores out-of-fold ones there), else the MAP.
+#' @param newdata,na.action As for [predict.ml_fit()].
 #' @param ... Not used.
 #' @return A matrix (`"class"`, `"score"`) with one column per label, or a
 #'   vector (`"prob"`), with an attribute `"inference"`: a list naming the
@@ -83,25 +87,29 @@
 #' @export
 predict.mlcrf <- function(object, newx, type = c("class", "score", "prob"), y = NULL,
                           inference = c("auto", "exact", "approximate"),
-                          damping = 0.5, maxit = 500, tol = 1e-8, ...) {
+                          damping = 0.5, maxit = 500, tol = 1e-8, thresholds = NULL,
+                          newdata, na.action = NULL, ...) {
   check_no_dots(...)
-  type <- match.arg(type)
-  inference <- match.arg(inference)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  data <- newx
-  newx <- prediction_rows(object, newx, length(object$center), NULL)$x
-  newx <- check_newx_columns(as_features(newx, "newx"), object$features, length(object$center))
+  predict.ml_fit(object, newx, match.arg(type), thresholds, newdata, na.action, y,
+                 inference = match.arg(inference), damping = damping, maxit = maxit,
+                 tol = tol)
+}
+
+# MLCRF's marginals (type = "score") and probabilities of label vectors
+# ("prob"), and its decoder (the MAP): one inference.
+ml_scores.mlcrf <- function(object, x, type = "score", y = NULL, ...) {
+  mlcrf_infer(object, x, type, y, ...)
+}
+
+ml_decode.mlcrf <- function(object, x, ...) mlcrf_infer(object, x, "class", NULL, ...)
+
+# Inference on checked new data `newx`; `y` (type = "prob"): checked label
+# vectors in the label order of the fit.
+mlcrf_infer <- function(object, newx, type, y, inference = "auto", damping = 0.5,
+                        maxit = 500, tol = 1e-8) {
+  inference <- match.arg(inference, c("auto", "exact", "approximate"))
   m <- length(object$labels)
-  if (type == "prob") {
-    y <- prob_labels(y, data, object$labels, nrow(newx))
-    if (anyNA(y))
-      stop_arg("'y' contains NA: type = \"prob\" gives the probability of whole label ",
-               "vectors, and that of a vector with missing entries (a marginal) is not ",
-               "computed")
-    y <- y + 0
-  } else if (!is.null(y)) {
-    stop_arg("'y' is only used with type = \"prob\"")
-  }
+  if (type == "prob") y <- y + 0
   if (!is.numeric(damping) || length(damping) != 1 || !(damping >= 0 && damping < 1))
     stop_arg("'damping' must be a number in [0, 1)")
   maxit <- check_positive(maxit, "maxit")

@@ -162,8 +162,9 @@ mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
   check_no_dots(...)
   edges <- match.arg(edges)
   edge_type <- match.arg(edge_type)
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x), na = match.arg(na_labels), fun = "mlcrf")
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = match.arg(na_labels), fun = "mlcrf")
   if (ncol(y) < 2)
     stop_arg("'y' has one label: MLCRF models pairs of labels and needs at least 2 ",
              "(for one label, use logistic regression)")
@@ -458,7 +459,7 @@ mlcrf_object <- function(res, prep, x, y, call) {
                     strength = strength, stringsAsFactors = FALSE)
   names(weights) <- paste(edf$from, edf$to, sep = "~")
   start <- to_original(res$stage1, prep)
-  structure(list(
+  new_ml_fit(list(
     nodes = nodes, weights = weights, edges = edf,
     lambda_v = stats::setNames(res$lambda_v, prep$labels), lambda_w = res$lambda_w,
     eta = res$eta, lambda_max = res$lambda_max,
@@ -467,29 +468,7 @@ mlcrf_object <- function(res, prep, x, y, call) {
     scale = stats::setNames(1 / prep$sinv, prep$features),
     convergence = res$convergence, labels = prep$labels, features = prep$features,
     nobs = prep$n, edge_type = prep$edge_type, edge_mode = res$edge_mode, call = call),
-    class = "mlcrf")
-}
-
-# Validation scores along a lambda_w path, for the cross-validation engine:
-# fits on (x, y) at each value of the decreasing lambda_w path (fixed eta and
-# lambda_v), each warm-started from the previous stage-1 solution, and returns
-# the marginal probabilities of the labels on xval (a list of n_val x m
-# matrices, one per path point).  x, y must be checked already (as_features,
-# as_labels); lambda_v a vector per label.
-mlcrf_path_scores <- function(x, y, xval, lambda_w, eta, lambda_v,
-                              edge_type = "full", tol = 1e-6, maxit = 2000,
-                              inference = "auto") {
-  prep <- mlcrf_prepare(x, y, edge_type)
-  lambda_v <- check_lambda_v(lambda_v, ncol(y))
-  start <- NULL
-  out <- vector("list", length(lambda_w))
-  for (k in seq_along(lambda_w)) {
-    res <- mlcrf_solve(prep, lambda_v, lambda_w[k], eta, "learn", start, tol, maxit)
-    start <- res$stage1
-    fit <- mlcrf_object(res, prep, x, y, NULL)
-    out[[k]] <- predict.mlcrf(fit, xval, type = "score", inference = inference)
-  }
-  out
+    "mlcrf", types = c("class", "score", "prob"), decoder = "MAP", n_features = prep$d)
 }
 
 # For the cross-validation engine: lambda_max (where a decreasing lambda_w

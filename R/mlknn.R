@@ -82,11 +82,11 @@ mlknn.default <- function(x, y, k = 10, s = 1, scale = FALSE, ...) {
   labels <- colnames(y)
   names(tab$prior) <- labels
   dimnames(tab$cond1) <- dimnames(tab$cond0) <- list(paste0("j=", 0:k), labels)
-  structure(list(prior = tab$prior, cond1 = tab$cond1, cond0 = tab$cond0, k = k,
-                 s = as.numeric(s), scaling = scaling, x = x, y = y, labels = labels,
-                 features = colnames(x),
-                 n_pos = colSums(y), nobs = nrow(x), call = call),
-            class = "mlknn")
+  new_ml_fit(list(prior = tab$prior, cond1 = tab$cond1, cond0 = tab$cond0, k = k,
+                  s = as.numeric(s), scaling = scaling, x = x, y = y, labels = labels,
+                  features = colnames(x),
+                  n_pos = colSums(y), nobs = nrow(x), call = call),
+             "mlknn", cut = 0.5, n_features = ncol(x))
 }
 
 #' @rdname mlknn
@@ -106,14 +106,4 @@ check_k <- function(k, n) {
     stop_arg("'k' = ", k, " is too large: with ", n, " training rows (each one left ",
              "out of its own neighbours) it can be at most ", n - 1)
   as.integer(k)
-}
-
-# The k nearest training rows of the rows to predict, checked as predict()
-# methods do (formula fits rebuild the features); NA rows are recorded in `na`.
-knn_prediction_rows <- function(object, newx) {
-  rows <- prediction_rows(object, newx, ncol(object$x), NULL)
-  newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, ncol(object$x))
-  newx <- apply_scaling(newx, object$scaling)
-  list(nbr = knn_search(object$x, object$k, newx)$index, na = rows$na,
-       rownames = rownames(newx), x = newx)
 }

@@ -1,134 +1,36 @@
-#' Predict with an MLLS fit
-#'
-#' @param object A fit from [mlls()].
-#' @param newx New data with the training columns: a numeric matrix, data frame
-#'   or sparse `Matrix` (for a fit from the formula interface, a data frame
-#'   with the variables of the formula).  For `kernel = "precomputed"`, the
-#'   kernel matrix between the new points (rows) and the training points.
-#'   A single row must stay a matrix: `x[i, , drop = FALSE]`.
-#' @param type `"score"` for the real-valued scores, `"class"` for a logical
-#'   matrix of predicted labels (`score > threshold`).
-#' @param thresholds Per-label thresholds for `type = "class"` (one number, or
-#'   one per label, matched by name when named); by default those stored in the fit.
-#' @param newdata The name base R's `predict()` methods use: the same as
-#'   `newx` (give one of them).
-#' @param na.action What to do with rows of the new data that have missing
-#'   values: by default the `na.action` of a fit from the formula interface,
-#'   else [na.fail()] (an error).  [na.exclude()] predicts `NA` for them,
-#'   [na.omit()] leaves them out.
-#' @param ... Not used: an unknown argument is an error.
-#' @return An n_new x m matrix with one column per label.
-#' @examples
-#' data(yeast, package = "mlss")
-#' fit <- mlls(yeast$x[yeast$train, ], yeast$y[yeast$train, ], alpha = 0.1, beta = 0.01)
-#' head(predict(fit, yeast$x[!yeast$train, ]))
-#' head(predict(fit, yeast$x[!yeast$train, ], type = "class"))
-#' predict(fit, yeast$x[1, , drop = FALSE])   # one row
-#' @export
-predict.mlls <- function(object, newx, type = c("score", "class"),
-                         thresholds = object$thresholds, newdata, na.action = NULL, ...) {
-  check_no_dots(...)
-  type <- match.arg(type)
-  arg <- if (missing(newdata)) "newx" else "newdata"
-  newx <- newx_or_newdata(newx, newdata)
-  d <- if (identical(object$method, "kernel"))
-    (if (object$kernel$name == "precomputed") object$kernel$n else ncol(object$kernel$x))
-  else nrow(object$U)
-  rows <- prediction_rows(object, newx, d, na.action, arg)
-  score <- mlls_scores(object, rows$x)
-  if (type == "class") {
-    thresholds <- check_thresholds(thresholds, object$labels)
-    score <- score > rep(thresholds, each = nrow(score))
-  }
-  stats::napredict(rows$na, score)
-}
-
-# predict() takes the new data as `newx` (glmnet's name) or `newdata` (base R's).
-newx_or_newdata <- function(newx, newdata) {
-  if (!missing(newx) && !missing(newdata)) stop_arg("give 'newx' or 'newdata', not both")
-  if (!missing(newdata)) return(newdata)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  newx
-}
-
-# The rows to predict: the features of a formula fit rebuilt from a data
-# frame, or the data as given; rows with missing values handled by
-# na.action, whose record (attr "na.action" of model.frame()) napredict()
-# uses to put NA back in their place.  `d` is the number of columns expected.
-prediction_rows <- function(object, newx, d, na.action, arg = "newx") {
-  if (is.null(na.action)) na.action <- object$na.action %||% stats::na.fail
-  na.action <- match.fun(na.action)
-  if (is.null(dim(newx)) && is.atomic(newx) && d > 1)
-    stop_arg("'", arg, "' is a vector, not a matrix with the model's ", d, " columns: ",
-             "a single row taken from a matrix loses its dimensions; keep them with ",
-             "x[i, , drop = FALSE]")
-  if (!is.null(object$terms) && is.data.frame(newx)) {
-    terms <- stats::delete.response(object$terms)
-    mf <- apply_na_action(function(f) stats::model.frame(terms, newx, xlev = object$xlevels,
-                                                         na.action = f),
-                          na.action, function() !stats::complete.cases(newx[intersect(
-                            all.vars(terms), names(newx))]), arg)
-    xm <- stats::model.matrix(terms, mf, contrasts.arg = object$contrasts)
-    return(list(x = xm[, colnames(xm) != "(Intercept)", drop = FALSE],
-                na = attr(mf, "na.action")))
-  }
-  bad <- if (inherits(newx, "sparseMatrix")) {
-    sx <- methods::as(methods::as(newx, "CsparseMatrix"), "TsparseMatrix")
-    seq_len(nrow(newx)) %in% (sx@i[is.na(sx@x)] + 1L)
-  } else if (is.matrix(newx) || is.data.frame(newx)) {
-    !stats::complete.cases(newx)
-  } else {
-    FALSE
-  }
-  if (!any(bad)) return(list(x = newx, na = NULL))
-  kept <- apply_na_action(function(f) f(data.frame(row = ifelse(bad, NA, 0))), na.action,
-                          function() bad, arg)
-  na <- attr(kept, "na.action")
-  list(x = newx[!bad, , drop = FALSE], na = na)
-}
-
-# na.action applied by `frame(na.action)`; na.fail's terse "missing values in
-# object" becomes a message that says which rows and what to do.
-apply_na_action <- function(frame, na.action, bad_rows, arg) {
-  tryCatch(frame(na.action), error = function(e) {
-    bad <- which(bad_rows())
-    if (!length(bad)) stop(e)
-    stop_arg("'", arg, "' contains NA in ", length(bad), " row(s) (the first is row ",
-             bad[1], "): remove them, or predict with na.action = na.exclude (NA in ",
-             "their place) or na.omit (left out)")
-  })
-}
-
-mlls_scores <- function(object, newx) {
+# The scores of an MLLS fit (the pipeline: predict.ml_fit() in R/predict.R).
+ml_scores.mlls <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
   if (identical(object$method, "kernel")) {
     kern <- object$kernel
-    if (kern$name == "precomputed") {
-      Knew <- check_kernel_matrix(newx, kern$n, "newx")
-    } else {
-      newx <- check_newx_columns(as_features(newx, "newx"), object$features,
-                                 ncol(kern$x))
-      Knew <- do.call(kernel_matrix, c(list(newx, kern$x, kernel = kern$name), kern$par))
-    }
+    Knew <- if (kern$name == "precomputed") x
+            else do.call(kernel_matrix, c(list(x, kern$x, kernel = kern$name), kern$par))
     if (kern$centered)
       Knew <- Knew - rowMeans(Knew) - rep(kern$center$col, each = nrow(Knew)) + kern$center$all
     score <- Knew %*% object$A
   } else {
-    newx <- check_newx_columns(as_features(newx, "newx"), object$features, nrow(object$U))
-    score <- as.matrix(newx %*% object$U)
+    score <- as.matrix(x %*% object$U)
   }
   score <- score + rep(object$intercept, each = nrow(score))
-  dimnames(score) <- list(rownames(newx), object$labels)
+  dimnames(score) <- list(rownames(x), object$labels)
   score
 }
 
-check_thresholds <- function(thresholds, labels) {
-  if (!is.numeric(thresholds) || anyNA(thresholds) ||
-      !length(thresholds) %in% c(1L, length(labels)))
-    stop_arg("'thresholds' must be one number or one per label (", length(labels), ")")
-  # named: matched by name (check_label_names() in input.R); by position only unnamed
-  if (!is.null(names(thresholds))) return(check_label_names(thresholds, labels))
-  if (length(thresholds) == 1) thresholds <- rep(thresholds, length(labels))
-  thresholds
+# New data of a kernel fit on a precomputed kernel: the kernel matrix between
+# the new points and the training points.
+ml_newx.mlls <- function(object, x, arg = "newx") {
+  if (identical(object$kernel$name, "precomputed"))
+    return(check_kernel_matrix(x, object$kernel$n, arg))
+  ml_newx.default(object, x, arg)
+}
+
+# The scores of new data given as the user gives them, for a solution of
+# mlls_solve() that is not a fit (lewl's ridge regression).
+mlls_scores <- function(object, newx) {
+  kern <- object$kernel
+  object$n_features <- if (is.null(kern)) nrow(object$U)
+                       else if (kern$name == "precomputed") kern$n else ncol(kern$x)
+  ml_scores.mlls(object, ml_newx.mlls(object, newx))
 }
 
 #' @export

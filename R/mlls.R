@@ -191,9 +191,7 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
 mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- mlls.default(md$x, md$y, ...)
-  fit$call <- match.call()
-  fit$call[[1L]] <- quote(mlls)
-  structure(c(unclass(fit), md$formula_parts), class = "mlls")
+  with_formula(fit, md, match.call(), quote(mlls))
 }
 
 # The checked inputs of a fit: features (or a kernel matrix), labels, r.
@@ -412,5 +410,7 @@ mlls_finish <- function(fit, y, alpha, beta, r, call, thr = NULL) {
                 labels = labels, features = fit$features, n_pos = colSums(y),
                 nobs = n, kernel = fit$kernel, method = fit$method,
                 decomposition = fit$decomposition, call = call))
-  structure(out[!vapply(out, is.null, logical(1))], class = "mlls")
+  d <- if (!is.null(fit$U)) nrow(fit$U)
+       else if (fit$kernel$name == "precomputed") fit$kernel$n else ncol(fit$kernel$x)
+  new_ml_fit(out, "mlls", n_features = d)
 }

@@ -10,50 +10,50 @@
 #' @param newx New data with the training columns (for a fit from the formula
 #'   interface, a data frame with the variables of the formula).  Missing:
 #'   the training rows' completed scores, `object$recovered`.
-#' @param type `"score"` for the scores in \[-1, 1\], `"class"` for a logical
-#'   matrix (`score > threshold`).
+#' @param type `"class"` (the default, as for every method: see
+#'   [predict.ml_fit()]) for a logical matrix (`score > threshold`),
+#'   `"score"` for the scores in \[-1, 1\].
 #' @param thresholds Per-label thresholds for `type = "class"`; by default
 #'   those of the fit (see [mlml()], "What was reconstructed").
+#' @param newdata,na.action As for [predict.ml_fit()].
 #' @param ... Not used.
 #' @return An n_new x m matrix with one column per label.
 #' @examples
 #' data(emotions)
 #' train <- seq_len(400)
 #' fit <- mlml(emotions$x[train, ], emotions$y[train, ])
-#' pred <- predict(fit, emotions$x[-train, ], type = "class")
+#' pred <- predict(fit, emotions$x[-train, ])
 #' ml_metrics(emotions$y[-train, ], pred = pred, measures = "macro_f1")
 #' @export
-predict.mlml <- function(object, newx, type = c("score", "class"),
-                         thresholds = object$thresholds, ...) {
+predict.mlml <- function(object, newx, type = c("class", "score"), thresholds = NULL,
+                         newdata, na.action = NULL, ...) {
   check_no_dots(...)
   type <- match.arg(type)
-  if (missing(newx)) {
-    score <- object$recovered
-    na <- NULL
-  } else {
-    rows <- prediction_rows(object, newx, ncol(object$x), NULL)
-    newx <- check_newx_columns(as_features(rows$x, "newx"), object$features, ncol(object$x))
-    na <- rows$na
-    nnew <- nrow(newx)
-    m <- length(object$labels)
-    xall <- if (inherits(object$x, "sparseMatrix") || inherits(newx, "sparseMatrix"))
-      rbind(methods::as(object$x, "CsparseMatrix"), methods::as(newx, "CsparseMatrix"))
-    else rbind(object$x, newx)
-    Y <- rbind(object$y, matrix(0, nnew, m))
-    Z0 <- rbind(unname(object$recovered), matrix(0, nnew, m))
-    sol <- mlml_run(xall, Y, Z0, object$label_similarity, object$beta, object$gamma,
-                    object$knn, object$loss, object$max_iter, object$tol)
-    if (!sol$converged)
-      warn_not_converged_msg("MLML stopped at 'max_iter' (", object$max_iter,
-                             ") before reaching 'tol'")
-    score <- sol$Z[object$nobs + seq_len(nnew), , drop = FALSE]
-    dimnames(score) <- list(rownames(newx), object$labels)
+  if (missing(newx) && missing(newdata)) {
+    if (type == "score") return(object$recovered)
+    return(classify_scores(object$recovered, thresholds %||% object$thresholds,
+                           object$labels))
   }
-  if (type == "class") {
-    thresholds <- check_thresholds(thresholds, object$labels)
-    score <- score > rep(thresholds, each = nrow(score))
-  }
-  if (is.null(na)) score else stats::napredict(na, score)
+  predict.ml_fit(object, newx, type, thresholds, newdata, na.action)
+}
+
+# The new rows join the training rows, their labels all missing, and the QP
+# is solved again, warm-started from the training solution.
+ml_scores.mlml <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  nnew <- nrow(x)
+  m <- length(object$labels)
+  xall <- if (inherits(object$x, "sparseMatrix") || inherits(x, "sparseMatrix"))
+    rbind(methods::as(object$x, "CsparseMatrix"), methods::as(x, "CsparseMatrix"))
+  else rbind(object$x, x)
+  Y <- rbind(object$y, matrix(0, nnew, m))
+  Z0 <- rbind(unname(object$recovered), matrix(0, nnew, m))
+  sol <- mlml_run(xall, Y, Z0, object$label_similarity, object$beta, object$gamma,
+                  object$knn, object$loss, object$max_iter, object$tol)
+  if (!sol$converged)
+    warn_not_converged_msg("MLML stopped at 'max_iter' (", object$max_iter,
+                           ") before reaching 'tol'")
+  sol$Z[object$nobs + seq_len(nnew), , drop = FALSE]
 }
 
 #' @export

@@ -126,13 +126,13 @@ mlml.default <- function(x, y, beta = 0.1, gamma = 0.1, knn = 10L,
     warn_not_converged_msg("MLML stopped at 'max_iter' (", max_iter, ") before reaching 'tol'")
   Z <- sol$Z
   dimnames(Z) <- list(rownames(x), colnames(y))
-  structure(list(recovered = Z, thresholds = mlml_thresholds(Z, y),
+  new_ml_fit(list(recovered = Z, thresholds = mlml_thresholds(Z, y),
                  objective = sol$objective, iter = sol$iter, converged = sol$converged,
                  beta = beta, gamma = gamma, knn = knn, loss = loss, max_iter = max_iter,
                  tol = tol, label_similarity = SC, x = x, y = Y, labels = colnames(y),
                  features = colnames(x), n_missing = sum(is.na(y)), nobs = nrow(x),
                  call = call),
-            class = "mlml")
+            "mlml", n_features = ncol(x))
 }
 
 #' @rdname mlml

@@ -121,7 +121,8 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
   fit <- c(fit, list(rank = length(res$s), sdev = res$s / sqrt(n), labels = colnames(y),
                      features = colnames(x), nobs = n, kernel = lab$kernel,
                      method = ls$method, call = call))
-  structure(fit, class = c("ssmddm", "mddm"))
+  new_ml_fit(fit, c("ssmddm", "mddm"), types = c("class", "score", "projection"),
+             n_features = ncol(x))
 }
 
 #' @rdname ssmddm

@@ -127,13 +127,13 @@ run_method <- function(method, xtr, ytr, xte) {
   switch(method,
     br = {
       fit <- br(xtr, as_neg(ytr), learner = "ridge", cost = 1)
-      s <- predict(fit, xtr); st <- predict(fit, xte)
+      s <- predict(fit, xtr, type = "score"); st <- predict(fit, xte, type = "score")
       list(score = s, pred = cls(s, fit$thresholds), test_score = st,
            test_pred = cls(st, fit$thresholds))
     },
     cplst = {
       fit <- cplst(xtr, ytr)
-      s <- predict(fit, xtr); st <- predict(fit, xte)
+      s <- predict(fit, xtr, type = "score"); st <- predict(fit, xte, type = "score")
       list(score = s, pred = cls(s, fit$thresholds), test_score = st,
            test_pred = cls(st, fit$thresholds))
     },
@@ -149,7 +149,7 @@ run_method <- function(method, xtr, ytr, xte) {
     },
     lewl = {
       fit <- get("lewl", envir = ns)(xtr, ytr)
-      s <- fit$recovered; st <- predict(fit, xte)
+      s <- fit$recovered; st <- predict(fit, xte, type = "score")
       list(score = s, pred = cls(s, fit$thresholds), test_score = st,
            test_pred = predict(fit, xte, type = "class"))
     })

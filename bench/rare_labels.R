@@ -81,7 +81,7 @@ if ("2" %in% parts) {
                                  alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), progress = FALSE))
   yt <- d$test$y
   h <- function(pred) ml_metrics(yt, pred = pred, measures = "hamming_loss")$hamming_loss
-  sc <- predict(cv, d$test$x)
+  sc <- predict(cv, d$test$x, type = "score")
   cat("\nyeast, measure = \"hamming_loss\": test Hamming loss\n")
   print(data.frame(tuned = round(h(predict(cv, d$test$x, type = "class")), 4),
                    empty = round(h(yt & FALSE), 4), cut_at_0 = round(h(sc > 0), 4),

@@ -27,7 +27,7 @@ test_that("logistic regression minimises the penalised loss (optim) and tends to
   g <- glm(d$Y[, 2] ~ d$X, family = binomial)
   expect_equal(unname(c(big$intercept[2], big$W[, 2])), unname(coef(g)), tolerance = 1e-5)
   # scores are probabilities
-  p <- predict(fit, d$X)
+  p <- predict(fit, d$X, type = "score")
   expect_true(all(p > 0 & p < 1))
   expect_equal(p, plogis(predict(fit, d$X, type = "score") * 0 +
                            qlogis(p)), tolerance = 1e-12)
@@ -116,7 +116,7 @@ test_that("br_path_scores() gives the validation scores of separate fits", {
     for (k in seq_along(costs)) {
       fit <- br(d$X[tr, ], d$Y[tr, ], learner = learner, cost = costs[k], tol = 1e-10,
                 max_iter = 1e5)
-      expect_equal(ps[[k]], predict(fit, d$X[-tr, ]), tolerance = 1e-6, ignore_attr = TRUE)
+      expect_equal(ps[[k]], predict(fit, d$X[-tr, ], type = "score"), tolerance = 1e-6, ignore_attr = TRUE)
     }
     expect_false(any(attr(ps, "status")))
   }
@@ -148,7 +148,7 @@ test_that("predict, coef, print and the formula interface work as for mlls", {
   expect_s3_class(fit, "br")
   expect_equal(dim(coef(fit)), c(5, 3))
   expect_equal(rownames(coef(fit))[1], "(Intercept)")
-  s <- predict(fit, d$X)
+  s <- predict(fit, d$X, type = "score")
   expect_equal(colnames(s), colnames(d$Y))
   expect_equal(predict(fit, d$X, type = "class"), s > rep(fit$thresholds, each = 60))
   expect_equal(unname(fit$thresholds),
@@ -157,7 +157,7 @@ test_that("predict, coef, print and the formula interface work as for mlls", {
   df <- data.frame(d$X, d$Y)
   ff <- br(cbind(l1, l2, l3) ~ ., data = df, learner = "ridge", cost = 0.3)
   expect_equal(unname(ff$W), unname(br(d$X, d$Y, learner = "ridge", cost = 0.3)$W))
-  expect_equal(predict(ff, df[1:5, ]), predict(ff, d$X[1:5, ]), ignore_attr = TRUE)
+  expect_equal(predict(ff, df[1:5, ], type = "score"), predict(ff, d$X[1:5, ], type = "score"), ignore_attr = TRUE)
   cmp <- ml_compare(d$X, d$Y, nfolds = 2, measures = "macro_f1", methods = list(
     svm = function(x, y) br(x, y, learner = "svm"),
     lr = function(x, y) br(x, y, learner = "logistic")))
@@ -176,8 +176,8 @@ test_that("bad arguments give clear errors", {
   expect_error(br(d$X, d$Y, learner = "svm", init = matrix(0, 2, 3)), "'init' must be")
   lr <- br(d$X, d$Y, learner = "logistic")
   expect_error(br(d$X, d$Y, learner = "svm", init = lr), "logistic learner")
-  expect_error(predict(lr), "'newx' is missing")
-  expect_error(predict(lr, d$X[, 1:2]), "has 2 columns")
+  expect_error(predict(lr, type = "score"), "'newx' is missing")
+  expect_error(predict(lr, d$X[, 1:2], type = "score"), "has 2 columns")
   expect_warning(br(d$X, d$Y, learner = "svm", cost = 100, tol = 1e-12, max_iter = 2),
                  "stopped at 'max_iter'")
 })

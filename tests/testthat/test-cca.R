@@ -29,7 +29,7 @@ test_that("cca_ridge() is ridge on the projected data, folded into one linear mo
   Z <- scale(d$X, scale = FALSE) %*% fit$projection
   V <- ref_ridge(Z, d$Y, 0.5)
   expect_equal(unname(fit$W), unname(fit$projection %*% V), tolerance = 1e-8)
-  expect_equal(predict(fit, d$X), predict(fit$stage2, Z), tolerance = 1e-8, ignore_attr = TRUE)
+  expect_equal(predict(fit, d$X, type = "score"), predict(fit$stage2, Z, type = "score"), tolerance = 1e-8, ignore_attr = TRUE)
   expect_s3_class(fit, c("cca_ridge", "br"))
   expect_output(print(fit), "CCA \\+ ridge")
 })
@@ -39,10 +39,10 @@ test_that("cca_svm() is the SVM on the projected data; sparse input works", {
   fit <- cca_svm(d$X, d$Y, lambda = 0.05, cost = 0.5, tol = 1e-10, max_iter = 1e5)
   Z <- scale(d$X, scale = FALSE) %*% fit$projection
   direct <- br(Z, d$Y, learner = "svm", cost = 0.5, tol = 1e-10, max_iter = 1e5)
-  expect_equal(predict(fit, d$X), predict(direct, Z), tolerance = 1e-6, ignore_attr = TRUE)
+  expect_equal(predict(fit, d$X, type = "score"), predict(direct, Z, type = "score"), tolerance = 1e-6, ignore_attr = TRUE)
   xs <- Matrix::Matrix(d$X, sparse = TRUE)
   fs <- cca_svm(xs, d$Y, lambda = 0.05, cost = 0.5, tol = 1e-10, max_iter = 1e5)
-  expect_equal(predict(fs, xs), predict(fit, d$X), tolerance = 1e-6)
+  expect_equal(predict(fs, xs, type = "score"), predict(fit, d$X, type = "score"), tolerance = 1e-6)
   expect_equal(dim(predict(fs, xs, type = "class")), c(80, 3))
 })
 
@@ -54,6 +54,6 @@ test_that("cca_* check their arguments", {
   expect_error(cca_ridge(d$X, d$Y, lambda = 1, foo = 2), "unknown argument")
   df <- data.frame(d$X, d$Y)
   ff <- cca_ridge(cbind(l1, l2, l3) ~ ., data = df, lambda = 0.1)
-  expect_equal(predict(ff, df), predict(cca_ridge(d$X, d$Y, lambda = 0.1), d$X),
+  expect_equal(predict(ff, df, type = "score"), predict(cca_ridge(d$X, d$Y, lambda = 0.1), d$X, type = "score"),
                ignore_attr = TRUE)
 })

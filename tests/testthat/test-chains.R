@@ -175,7 +175,12 @@ test_that("bad input is refused with clear errors", {
   set.seed(1)
   big <- matrix(runif(30 * 21) < 0.5, 30, 21)
   fb <- pcc(x[1:30, ], big)
-  expect_error(predict(fb, x[1:2, ]), "limited to 20 labels")
+  # above 20 labels, exact inference switches to beam search (?predict.pcc)
+  sw <- predict(fb, x[1:2, ], type = "score")
+  expect_identical(attr(sw, "inference")$method, "beam")
+  expect_equal(sw, predict(fb, x[1:2, ], type = "score", inference = "beam"), ignore_attr = TRUE)
+  expect_identical(predict(fb, x[1:2, ]), predict(fb, x[1:2, ], inference = "beam"),
+                   ignore_attr = TRUE)
   expect_equal(dim(predict(fb, x[1:2, ], inference = "beam")), c(2, 21))
   expect_length(predict(fb, x[1:2, ], type = "prob", y = big[1:2, ]), 2)
 })

@@ -36,7 +36,7 @@ test_that("named thresholds are matched by name; unknown or missing names are er
   y <- p$Y
   colnames(y) <- c("a", "b", "c")
   fit <- mlls(p$X, y, alpha = 1, beta = 0.1)
-  s <- predict(fit, p$X)
+  s <- predict(fit, p$X, type = "score")
   thr <- c(a = 0.1, b = 0.5, c = 0.9)
   # the cut, written out: a label is predicted where its score is above its threshold
   ref <- s > rep(thr, each = nrow(s))
@@ -65,7 +65,7 @@ test_that("ml_cv() refuses NA scores from a user's predict, naming the grid poin
   colnames(y) <- c("a", "b", "c")
   fit <- function(x, y, beta) mlls(x, y, alpha = 0, beta = beta)
   holes <- function(object, newx) {
-    s <- predict(object, newx)
+    s <- predict(object, newx, type = "score")
     if (object$beta == 1) s[1, "b"] <- NA
     s
   }

@@ -3,11 +3,11 @@ test_that("cplst equals the plain-R transcription with the explicit hat matrix",
   newx <- matrix(rnorm(10 * 5), 10, 5)
   for (k in c(1, 2, 4)) {
     fit <- cplst(d$X, d$Y, k = k, lambda = 0.7)
-    expect_equal(unname(predict(fit, newx)), unname(ref_cplst_scores(d$X, d$Y, k, 0.7, newx)),
+    expect_equal(unname(predict(fit, newx, type = "score")), unname(ref_cplst_scores(d$X, d$Y, k, 0.7, newx)),
                  tolerance = 1e-10)
   }
   expect_equal(ncol(fit$encoding), 4)
-  expect_equal(colnames(predict(fit, newx)), colnames(d$Y))
+  expect_equal(colnames(predict(fit, newx, type = "score")), colnames(d$Y))
 })
 
 test_that("k = m and lambda -> 0 is least squares on every label", {
@@ -26,17 +26,17 @@ test_that("the Gram path (d > n) and sparse x agree with the references", {
   Y[2, ] <- FALSE
   newx <- matrix(rnorm(4 * 30), 4, 30)
   fit <- cplst(X, Y, k = 2, lambda = 0.5)
-  expect_equal(unname(predict(fit, newx)), unname(ref_cplst_scores_dual(X, Y, 2, 0.5, newx)),
+  expect_equal(unname(predict(fit, newx, type = "score")), unname(ref_cplst_scores_dual(X, Y, 2, 0.5, newx)),
                tolerance = 1e-10)
-  expect_equal(unname(predict(fit, newx)), unname(ref_cplst_scores(X, Y, 2, 0.5, newx)),
+  expect_equal(unname(predict(fit, newx, type = "score")), unname(ref_cplst_scores(X, Y, 2, 0.5, newx)),
                tolerance = 1e-10)
   Xs <- X * (abs(X) > 0.8)
   sfit <- cplst(Matrix::Matrix(Xs, sparse = TRUE), Y, k = 2, lambda = 0.5)
-  expect_equal(unname(predict(sfit, newx)), unname(ref_cplst_scores(Xs, Y, 2, 0.5, newx)),
+  expect_equal(unname(predict(sfit, newx, type = "score")), unname(ref_cplst_scores(Xs, Y, 2, 0.5, newx)),
                tolerance = 1e-10)
   d <- mlb_data()
   sfit <- cplst(Matrix::Matrix(d$X * (d$X > 0), sparse = TRUE), d$Y, k = 3, lambda = 0.2)
-  expect_equal(unname(predict(sfit, d$X)),
+  expect_equal(unname(predict(sfit, d$X, type = "score")),
                unname(ref_cplst_scores(d$X * (d$X > 0), d$Y, 3, 0.2, d$X)), tolerance = 1e-10)
 })
 
@@ -47,7 +47,7 @@ test_that("missing labels are negatives by default, or refused", {
   fit <- cplst(d$X, y, k = 2)
   y0 <- y
   y0[is.na(y0)] <- 0
-  expect_equal(predict(fit, d$X), predict(cplst(d$X, y0, k = 2), d$X))
+  expect_equal(predict(fit, d$X, type = "score"), predict(cplst(d$X, y0, k = 2), d$X, type = "score"))
   expect_equal(fit$n_missing, 4)
   expect_output(print(fit), "4 missing label")
   expect_error(cplst(d$X, y, na_labels = "refuse"), "cplst\\(na_labels")
@@ -58,12 +58,12 @@ test_that("predict types, formula interface, thresholds and bad input", {
   fit <- cplst(d$X, d$Y, k = 2, lambda = 1)
   cls <- predict(fit, d$X, type = "class")
   expect_true(is.logical(cls))
-  expect_equal(cls, predict(fit, d$X) > rep(fit$thresholds, each = nrow(d$X)))
+  expect_equal(cls, predict(fit, d$X, type = "score") > rep(fit$thresholds, each = nrow(d$X)))
   expect_equal(unname(fit$thresholds),
-               unname(f1_thresholds(predict(fit, d$X), d$Y)$threshold))
+               unname(f1_thresholds(predict(fit, d$X, type = "score"), d$Y)$threshold))
   df <- data.frame(d$X, d$Y)
   ff <- cplst(cbind(L1, L2, L3, L4) ~ ., data = df, k = 2, lambda = 1)
-  expect_equal(unname(predict(ff, df)), unname(predict(fit, d$X)), tolerance = 1e-10)
+  expect_equal(unname(predict(ff, df, type = "score")), unname(predict(fit, d$X, type = "score")), tolerance = 1e-10)
   expect_error(cplst(d$X, d$Y, k = 5), "larger than the number of labels")
   expect_error(cplst(d$X, d$Y, k = 0), "'k'")
   expect_error(cplst(d$X, d$Y, lambda = -1), "'lambda'")

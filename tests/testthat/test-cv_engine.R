@@ -74,7 +74,7 @@ test_that("per-point thresholds are those of f1_thresholds() on the other folds,
   # scores with many ties and an infinite one
   fit <- function(x, y, beta) mlls(x, y, alpha = 0, beta = beta)
   pred <- function(object, newx) {
-    s <- round(predict(object, newx), 1)
+    s <- round(predict(object, newx, type = "score"), 1)
     s[1, 1] <- Inf
     s
   }
@@ -120,7 +120,7 @@ test_that("the eigenvector routes of the rank-t algebra equal refitting", {
       va <- foldid == k
       fit <- suppressMessages(mlls(p$X[!va, ], p$Y[!va, ], alpha = cv$grid$alpha[g],
                                    beta = cv$grid$beta[g], r = case$r))
-      expect_lt(max(abs(cv$oof[va, , g] - predict(fit, p$X[va, ]))), 1e-8)
+      expect_lt(max(abs(cv$oof[va, , g] - predict(fit, p$X[va, ], type = "score"))), 1e-8)
     }
   }
 })

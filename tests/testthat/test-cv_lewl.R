@@ -14,7 +14,7 @@ test_that("cv_lewl's out-of-fold scores equal refitting lewl() per fold", {
       va <- foldid == k
       fit <- lewl(p$x[!va, ], p$y[!va, ], k = pt$k, lambda = pt$lambda, beta = pt$beta,
                   knn = 5)
-      oof[va, ] <- predict(fit, p$x[va, ])
+      oof[va, ] <- predict(fit, p$x[va, ], type = "score")
     }
     expect_equal(cv$oof[, , g], oof, tolerance = 1e-8, ignore_attr = TRUE)
   }
@@ -51,7 +51,7 @@ test_that("cv_lewl learns from the observed labels only", {
     va <- cv$foldid == k
     fit <- lewl(p$x[!va, ], p$ymiss[!va, ], k = 2, lambda = pt$lambda, beta = pt$beta,
                 knn = 5)
-    oof[va, ] <- predict(fit, p$x[va, ])
+    oof[va, ] <- predict(fit, p$x[va, ], type = "score")
   }
   expect_equal(cv$oof[, , 2], oof, tolerance = 1e-8, ignore_attr = TRUE)
   expect_identical(cv$fit$missing, is.na(p$ymiss), ignore_attr = TRUE)

@@ -16,7 +16,7 @@ refit_oof <- function(X, Y, foldid, alpha, beta, ...) {
   for (k in seq_len(max(foldid))) {
     va <- foldid == k
     fit <- mlls(X[!va, , drop = FALSE], Y[!va, , drop = FALSE], alpha = alpha, beta = beta, ...)
-    oof[va, ] <- predict(fit, X[va, , drop = FALSE])
+    oof[va, ] <- predict(fit, X[va, , drop = FALSE], type = "score")
     thr[, k] <- fit$thresholds
   }
   list(oof = oof, thr = thr)

@@ -22,7 +22,7 @@ test_that("RBF kernel MLLS matches Theorem 5.1, without and with intercept", {
   fit <- mlls(p$X, p$Y, alpha = 0.2, beta = 0.05, r = 2, kernel = "rbf", gamma = 0.3,
               intercept = FALSE)
   ref <- ref_kernel_mlls(K, p$Y, alpha = 0.2, beta = 0.05, r = 2)
-  expect_lt(rel_diff(predict(fit, new), Knew %*% ref$A), 1e-8)
+  expect_lt(rel_diff(predict(fit, new, type = "score"), Knew %*% ref$A), 1e-8)
   # the shared subspace: Theta = B'Phi, compared through B B' K (n x n)
   expect_lt(max(abs(fit$B %*% t(fit$B) %*% K - ref$B %*% t(ref$B) %*% K)), 1e-8)
 
@@ -40,7 +40,7 @@ test_that("RBF kernel MLLS matches Theorem 5.1, without and with intercept", {
   F <- e$vectors[, keep] %*% diag(sqrt(e$values[keep]))
   Fnew <- Knc %*% e$vectors[, keep] %*% diag(1 / sqrt(e$values[keep]))
   lin <- ref_mlls(F, Yc, 0.2, 0.05, 2)
-  expect_lt(rel_diff(predict(fit, new), Fnew %*% lin$U + rep(colMeans(p$Y), each = 8)), 1e-8)
+  expect_lt(rel_diff(predict(fit, new, type = "score"), Fnew %*% lin$U + rep(colMeans(p$Y), each = 8)), 1e-8)
 })
 
 test_that("linear-kernel MLLS equals linear MLLS", {
@@ -51,7 +51,7 @@ test_that("linear-kernel MLLS equals linear MLLS", {
       lin <- mlls(p$X, p$Y, alpha = 0.3, beta = 0.1, r = 2, intercept = intercept)
       ker <- mlls(p$X, p$Y, alpha = 0.3, beta = 0.1, r = 2, intercept = intercept,
                   kernel = "linear")
-      expect_lt(rel_diff(predict(ker, new), predict(lin, new)), 1e-9)
+      expect_lt(rel_diff(predict(ker, new, type = "score"), predict(lin, new, type = "score")), 1e-9)
       expect_lt(rel_diff(crossprod(p$X - intercept * rep(colMeans(p$X), each = dims[1]), ker$A),
                          lin$U), 1e-9)
       expect_equal(ker$thresholds, lin$thresholds, tolerance = 1e-8)

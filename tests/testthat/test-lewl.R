@@ -124,13 +124,13 @@ test_that("converges, warns when it does not, and plots its objective", {
 test_that("predictions: scores, classes, thresholds, formula, sparse, regressors", {
   p <- lewl_problem(50, 4, m = 4)
   fit <- lewl(p$x, p$ymiss, k = 2)
-  s <- predict(fit, p$x[1:5, ])
+  s <- predict(fit, p$x[1:5, ], type = "score")
   expect_identical(colnames(s), colnames(p$y))
   cls <- predict(fit, p$x[1:5, ], type = "class")
   expect_identical(cls, s > fit$thresholds[1])
   expect_length(unique(fit$thresholds), 1)  # one global cut
   # the global cut maximises F1 over all observed training entries
-  train <- predict(fit, p$x)
+  train <- predict(fit, p$x, type = "score")
   obs <- !is.na(p$ymiss)
   expect_equal(unname(fit$thresholds[1]),
                unname(f1_thresholds(train[obs], p$ymiss[obs])$threshold))
@@ -143,16 +143,16 @@ test_that("predictions: scores, classes, thresholds, formula, sparse, regressors
   df <- data.frame(p$x, p$ymiss)
   ff <- lewl(cbind(L1, L2, L3, L4) ~ X1 + X2 + X3 + X4, data = df, k = 2)
   expect_equal(ff$completed, fit$completed, tolerance = 1e-10, ignore_attr = TRUE)
-  expect_equal(predict(ff, df[1:5, ]), s, tolerance = 1e-10, ignore_attr = TRUE)
+  expect_equal(predict(ff, df[1:5, ], type = "score"), s, tolerance = 1e-10, ignore_attr = TRUE)
   # kernel ridge and a user regressor (ordinary least squares)
   fk <- lewl(p$x, p$ymiss, k = 2, regressor = "kernel_ridge")
-  expect_equal(dim(predict(fk, p$x[1:3, ])), c(3L, 4L))
+  expect_equal(dim(predict(fk, p$x[1:3, ], type = "score")), c(3L, 4L))
   ols <- function(x, z) {
     b <- qr.solve(cbind(1, x), z)
     function(newx) cbind(1, newx) %*% b
   }
   fu <- lewl(p$x, p$ymiss, k = 2, regressor = ols)
-  expect_equal(predict(fu, p$x[1:3, ]),
+  expect_equal(predict(fu, p$x[1:3, ], type = "score"),
                cbind(1, p$x[1:3, ]) %*% qr.solve(cbind(1, p$x), fu$Z) %*% fu$D,
                ignore_attr = TRUE)
 })
@@ -201,7 +201,7 @@ test_that("bad input gives clear errors", {
   expect_error(lewl(p$x, p$ymiss, regressor = function(x, z) 1), "must return a function")
   expect_error(lewl(p$x, p$ymiss, t = 0), "'t' must be > 0")
   fit <- lewl(p$x, p$ymiss, k = 2)
-  expect_error(predict(fit, p$x[, 1:3]), "columns")
+  expect_error(predict(fit, p$x[, 1:3], type = "score"), "columns")
 })
 
 test_that("a label without an observed positive (or negative) is kept, never (always) predicted", {

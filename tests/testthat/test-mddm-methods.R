@@ -6,12 +6,12 @@ test_that("the projection of new data is (newx - center) P, dense or sparse", {
   fit <- mddm(p$X, p$Y, k = 3, mu = 0.5)
   newx <- sparse_version(matrix(rnorm(50), 5, 10), seed = 2)
   ref <- sweep(newx, 2, colMeans(p$X)) %*% fit$P
-  expect_equal(predict(fit, newx), ref, tolerance = 1e-12, ignore_attr = TRUE)
-  expect_equal(predict(fit, Matrix::Matrix(newx, sparse = TRUE)), ref, tolerance = 1e-12,
+  expect_equal(predict(fit, newx, type = "projection"), ref, tolerance = 1e-12, ignore_attr = TRUE)
+  expect_equal(predict(fit, Matrix::Matrix(newx, sparse = TRUE), type = "projection"), ref, tolerance = 1e-12,
                ignore_attr = TRUE)
-  expect_identical(colnames(predict(fit, newx)), paste0("MDDM", 1:3))
+  expect_identical(colnames(predict(fit, newx, type = "projection")), paste0("MDDM", 1:3))
   # the training projection is centred, with P'S1P = I on it
-  z <- predict(fit, p$X)
+  z <- predict(fit, p$X, type = "projection")
   expect_equal(colMeans(z), rep(0, 3), tolerance = 1e-12, ignore_attr = TRUE)
 })
 
@@ -19,13 +19,13 @@ test_that("the classifier is per-label ridge regression on the rescaled projecti
   p <- label_problem(60, 12, m = 4, seed = 22)
   for (mu in c(0, 1)) {
     fit <- mddm(p$X, p$Y, k = 3, mu = mu, lambda = 0.1)
-    z <- predict(fit, p$X)
+    z <- predict(fit, p$X, type = "projection")
     s <- sqrt(mean(z^2))
     expect_equal(fit$scale, s)
     Y <- 2 * p$Y - 1
     V <- solve(crossprod(z / s) / 60 + 0.1 * diag(3), crossprod(z / s, scale(Y, scale = FALSE)) / 60)
     newx <- matrix(rnorm(24), 2, 12)
-    znew <- predict(fit, newx)
+    znew <- predict(fit, newx, type = "projection")
     ref <- rep(colMeans(Y), each = 2) + znew %*% V / s
     expect_equal(predict(fit, newx, type = "score"), ref, tolerance = 1e-10, ignore_attr = TRUE)
     # the whole chain is a linear scorer in the input space
@@ -46,9 +46,9 @@ test_that("new data columns are matched by name and checked", {
   colnames(X) <- letters[1:5]
   fit <- mddm(X, p$Y, k = 2)
   expect_identical(rownames(fit$P), letters[1:5])
-  expect_equal(predict(fit, X[, 5:1]), predict(fit, X))
-  expect_error(predict(fit, X[, 1:4]), "'newx' has 4 columns but the model was fitted on 5")
-  expect_error(predict(fit), "'newx' is missing")
+  expect_equal(predict(fit, X[, 5:1], type = "projection"), predict(fit, X, type = "projection"))
+  expect_error(predict(fit, X[, 1:4], type = "projection"), "'newx' has 4 columns but the model was fitted on 5")
+  expect_error(predict(fit, type = "projection"), "'newx' is missing")
   expect_error(predict(fit, X, type = "class", thresholds = 1:2), "'thresholds' must be")
 })
 

@@ -202,7 +202,7 @@ test_that("the formula interface fits the default method on the model matrix", {
     b <- f(xm, p$Y)
     expect_equal(unname(a$P), unname(b$P), tolerance = 1e-12)
     expect_identical(rownames(a$P), colnames(xm))
-    expect_equal(predict(a, df[1:5, ]), predict(b, xm[1:5, ]), ignore_attr = TRUE)
+    expect_equal(predict(a, df[1:5, ], type = "projection"), predict(b, xm[1:5, ], type = "projection"), ignore_attr = TRUE)
     expect_equal(predict(a, df[1:5, ], type = "score"), predict(b, xm[1:5, ], type = "score"),
                  ignore_attr = TRUE)
     expect_s3_class(a$terms, "terms")

@@ -6,7 +6,7 @@ colnames(p$Y) <- c("a", "b", "c")
 fit <- mlls(p$X, p$Y, alpha = 0.5, beta = 0.1, r = 2)
 
 test_that("predict gives scores x U + intercept and classes score > threshold", {
-  s <- predict(fit, p$X)
+  s <- predict(fit, p$X, type = "score")
   expect_equal(s, p$X %*% fit$U + rep(fit$intercept, each = 40), ignore_attr = TRUE)
   expect_identical(colnames(s), c("a", "b", "c"))
   cl <- predict(fit, p$X, type = "class")
@@ -19,18 +19,18 @@ test_that("predict gives scores x U + intercept and classes score > threshold", 
   f1 <- 2 * colSums(cl & p$Y > 0) / (colSums(cl) + colSums(p$Y > 0))
   expect_equal(fit$train_f1, f1)
   # columns are matched by name
-  expect_equal(predict(fit, p$X[, 5:1]), s)
+  expect_equal(predict(fit, p$X[, 5:1], type = "score"), s)
   bad <- p$X; colnames(bad)[1] <- "zz"
-  expect_error(predict(fit, bad), "column names of 'newx' differ")
+  expect_error(predict(fit, bad, type = "score"), "column names of 'newx' differ")
   # sparse new data
-  expect_equal(predict(fit, Matrix::Matrix(p$X, sparse = TRUE)), s, ignore_attr = TRUE)
+  expect_equal(predict(fit, Matrix::Matrix(p$X, sparse = TRUE), type = "score"), s, ignore_attr = TRUE)
 })
 
 test_that("coef returns the intercept and U, W, V, Theta", {
   expect_identical(dim(coef(fit)), c(6L, 3L))
   expect_identical(rownames(coef(fit))[1], "(Intercept)")
   # the coefficients of the scores: [1, x] coef = predict
-  expect_equal(cbind(1, p$X) %*% coef(fit), predict(fit, p$X))
+  expect_equal(cbind(1, p$X) %*% coef(fit), predict(fit, p$X, type = "score"))
   expect_identical(coef(fit)[-1, ], fit$U)
   expect_identical(coef(fit, "V"), fit$V)
   expect_identical(coef(fit, "Theta"), fit$Theta)
@@ -52,7 +52,7 @@ test_that("the formula interface equals the matrix interface and predicts from d
   df <- data.frame(p$X, a = p$Y[, 1] > 0, b = p$Y[, 2] > 0, c = p$Y[, 3] > 0)
   ff <- mlls(cbind(a, b, c) ~ ., data = df, alpha = 0.5, beta = 0.1, r = 2)
   expect_equal(ff$U, fit$U)
-  expect_equal(predict(ff, df), predict(fit, p$X), ignore_attr = TRUE)
+  expect_equal(predict(ff, df, type = "score"), predict(fit, p$X, type = "score"), ignore_attr = TRUE)
   expect_identical(ff$call[[1]], quote(mlls))
   # factors become indicator columns
   df$g <- factor(rep(c("u", "v", "w", "u"), 10))
@@ -61,10 +61,10 @@ test_that("the formula interface equals the matrix interface and predicts from d
   Xg <- cbind(f1 = df$f1, gv = df$g == "v", gw = df$g == "w") + 0
   ref <- mlls(Xg, p$Y[, 1:2], alpha = 0.5, beta = 0.1)
   expect_equal(fg$U, ref$U, ignore_attr = TRUE)
-  expect_equal(predict(fg, df[1:3, ]), predict(ref, Xg[1:3, ]), ignore_attr = TRUE)
+  expect_equal(predict(fg, df[1:3, ], type = "score"), predict(ref, Xg[1:3, ], type = "score"), ignore_attr = TRUE)
   # new data with some of the levels only, as characters: the training levels
   new <- data.frame(f1 = c(0.5, -1), g = c("w", "u"))
-  expect_equal(predict(fg, new), predict(ref, cbind(c(0.5, -1), c(0, 0), c(1, 0))),
+  expect_equal(predict(fg, new, type = "score"), predict(ref, cbind(c(0.5, -1), c(0, 0), c(1, 0)), type = "score"),
                ignore_attr = TRUE)
   df$f1[2] <- NA
   expect_error(mlls(cbind(a, b) ~ f1 + g, data = df, alpha = 0.5, beta = 0.1), "missing values")

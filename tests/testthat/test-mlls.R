@@ -52,7 +52,7 @@ test_that("the intercept is the fit on centred data", {
       expect_lt(rel_diff(fit$U, ref$U), 1e-8)
       expect_equal(unname(fit$intercept),
                    colMeans(p$Y) - drop(colMeans(X) %*% ref$U), tolerance = 1e-10)
-      expect_equal(unname(predict(fit, X)),
+      expect_equal(unname(predict(fit, X, type = "score")),
                    X %*% ref$U + rep(fit$intercept, each = 30), tolerance = 1e-10,
                    ignore_attr = TRUE)
     }
@@ -185,7 +185,7 @@ test_that("a matrix without variation gives the intercept-only fit", {
   X <- matrix(1, 10, 3)
   Y <- rep(c(TRUE, FALSE), 5)
   expect_warning(fit <- mlls(X, Y, alpha = 1, beta = 1), "no variation")
-  expect_equal(unname(predict(fit, X)[, 1]), rep(0, 10))
+  expect_equal(unname(predict(fit, X, type = "score")[, 1]), rep(0, 10))
   expect_identical(fit$rank, 0L)
 })
 

@@ -60,7 +60,7 @@ test_that("predict() is transductive: new rows are unlabelled rows of a refit", 
   tr <- 1:30
   fit <- mlml(d$X[tr, ], d$y[tr, ], beta = 1, gamma = 0.5, knn = 4, loss = "squared",
               tol = 1e-14, max_iter = 50000)
-  p <- predict(fit, d$X[-tr, ])
+  p <- predict(fit, d$X[-tr, ], type = "score")
   expect_equal(dim(p), c(10, 4))
   expect_equal(colnames(p), colnames(d$y))
   yall <- d$y
@@ -71,12 +71,12 @@ test_that("predict() is transductive: new rows are unlabelled rows of a refit", 
   expect_equal(unname(p), unname(full$recovered[-tr, ]), tolerance = 1e-6)
   cls <- predict(fit, d$X[-tr, ], type = "class")
   expect_equal(cls, p > rep(fit$thresholds, each = nrow(p)))
-  expect_equal(predict(fit), fit$recovered)
+  expect_equal(predict(fit, type = "score"), fit$recovered)
   # the formula interface (complete labels: model.frame()'s na.action sees the labels)
   df <- data.frame(d$X, d$Y)
   ff <- mlml(cbind(L1, L2, L3, L4) ~ ., data = df[tr, ], knn = 4)
   fm <- mlml(d$X[tr, ], d$Y[tr, ], knn = 4)
-  expect_equal(unname(predict(ff, df[-tr, ])), unname(predict(fm, d$X[-tr, ])),
+  expect_equal(unname(predict(ff, df[-tr, ], type = "score")), unname(predict(fm, d$X[-tr, ], type = "score")),
                tolerance = 1e-10)
 })
 
@@ -104,7 +104,7 @@ test_that("sparse x gives the same fit, and bad input is refused", {
   expect_error(mlml(d$X, d$y, loss = "hinge"), "should be one of")
   expect_error(mlml(d$X[-1, ], d$y), "rows")
   expect_error(mlml(d$X, d$y, foo = 2), "unknown argument")
-  expect_error(predict(f1, d$X[, 1:2]), "columns")
+  expect_error(predict(f1, d$X[, 1:2], type = "score"), "columns")
   expect_warning(mlml(d$X, d$y, max_iter = 1), "max_iter")
 })
 
@@ -127,9 +127,9 @@ test_that("a huge value gives the fit of a large one, not NaN (issue 28)", {
   new1 <- new2 <- d$X[1:4, ]
   new1[3, 2] <- 1e300
   new2[3, 2] <- 1e150
-  p1 <- predict(f0, new1)
+  p1 <- predict(f0, new1, type = "score")
   expect_true(all(is.finite(p1)))
-  expect_equal(p1, predict(f0, new2), tolerance = 1e-12)
+  expect_equal(p1, predict(f0, new2, type = "score"), tolerance = 1e-12)
   # all values huge: the graph depends on the distances' ratios only
   expect_equal(mlml(d$X * 1e200, d$y, knn = 4)$recovered, f0$recovered, tolerance = 1e-12)
 })

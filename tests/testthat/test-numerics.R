@@ -192,7 +192,7 @@ test_that("kernels do not cancel on data with a large offset", {
   y <- labels_of(20, 2, 22)
   fk <- mlls(X + off, y, alpha = 1, beta = 0.1, kernel = "linear")
   fl <- mlls(X, y, alpha = 1, beta = 0.1)
-  expect_lt(rel_diff(predict(fk, X[1:5, ] + off), predict(fl, X[1:5, ])), 1e-9)
+  expect_lt(rel_diff(predict(fk, X[1:5, ] + off, type = "score"), predict(fl, X[1:5, ], type = "score")), 1e-9)
 })
 
 test_that("a sparse column with a large mean keeps its variance", {
@@ -205,7 +205,7 @@ test_that("a sparse column with a large mean keeps its variance", {
   fs <- mlls(Matrix::Matrix(X, sparse = TRUE), y, alpha = 0, beta = 0.1)
   expect_lt(rel_diff(fs$U, ridge_ref(X, 2 * y - 1, 0.1)), 1e-9)
   # scores x'U + b add and cancel terms of 1e8 |u|: eps * 1e8 is their own accuracy
-  expect_lt(rel_diff(predict(fs, X), predict(mlls(X, y, alpha = 0, beta = 0.1), X)), 1e-7)
+  expect_lt(rel_diff(predict(fs, X, type = "score"), predict(mlls(X, y, alpha = 0, beta = 0.1), X, type = "score")), 1e-7)
 })
 
 test_that("the Gram route of a sparse x warns when it cannot be accurate", {
@@ -225,7 +225,7 @@ test_that("mddm(mu = 1) is invariant to the scale of a feature", {
   y <- matrix(runif(n * 3) > 0.5, n)
   Xs <- sweep(X, 2, c(1, 1, 1, 1, 1e8), "*")
   # uncorrelated projections: X P does not change when a column is rescaled
-  p1 <- predict(mddm(X, y, k = 2, mu = 1), X)
-  p2 <- predict(mddm(Xs, y, k = 2, mu = 1), Xs)
+  p1 <- predict(mddm(X, y, k = 2, mu = 1), X, type = "projection")
+  p2 <- predict(mddm(Xs, y, k = 2, mu = 1), Xs, type = "projection")
   expect_lt(max(abs(abs(p1) - abs(p2))) / max(abs(p1)), 1e-7)
 })

@@ -64,7 +64,7 @@ test_that("the projection, the classifier and the methods work as for mddm", {
   fit <- ssmddm(p$X, p$Y, alpha = 1, beta = 0.1, k = 3, r = 2)
   expect_s3_class(fit, c("ssmddm", "mddm"))
   newx <- matrix(rnorm(16), 2, 8)
-  expect_equal(predict(fit, newx), sweep(newx, 2, colMeans(p$X)) %*% fit$P,
+  expect_equal(predict(fit, newx, type = "projection"), sweep(newx, 2, colMeans(p$X)) %*% fit$P,
                ignore_attr = TRUE)
   expect_equal(predict(fit, newx, type = "score"), cbind(1, newx) %*% coef(fit, "U"),
                tolerance = 1e-10, ignore_attr = TRUE)

@@ -390,7 +390,7 @@ test_that("options(mlss.chance_level = 1) gives the plain F1 maximum in mlls() a
   expect_equal(unname(fit$thresholds), ref[1, ])
   expect_equal(unname(fit$train_f1), ref[2, ])
   expect_true(is.finite(fit$thresholds[["b"]]))
-  expect_equal(unname(f1_thresholds(predict(fit, p$X), p$Y3)$threshold), ref[1, ])
+  expect_equal(unname(f1_thresholds(predict(fit, p$X, type = "score"), p$Y3)$threshold), ref[1, ])
 })
 
 test_that("by default a label whose cut is no better than chance is never predicted", {
@@ -402,7 +402,7 @@ test_that("by default a label whose cut is no better than chance is never predic
     ref <- f1_brute(predict(fit, p$X, type = "score")[, "a"], p$Y[, "a"])
     expect_equal(fit$thresholds[["a"]], ref[["threshold"]])  # a clearly beats chance
   }
-  expect_identical(f1_thresholds(predict(fit, p$X), p$Y)$threshold[["b"]], Inf)
+  expect_identical(f1_thresholds(predict(fit, p$X, type = "score"), p$Y)$threshold[["b"]], Inf)
   options(mlss.chance_level = 0.05)
   expect_identical(br(p$X, p$Y)$thresholds, fit$thresholds)
 })
