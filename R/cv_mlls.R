@@ -204,7 +204,8 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
       set_thresholds(fit, thr)
     },
     order = function(grid) do.call(order, c(list(-grid$beta, -grid$alpha),
-                                            if (!is.null(grid$r)) list(grid$r))))
+                                            if (!is.null(grid$r)) list(grid$r))),
+    order_rule = "larger beta first, then larger alpha, then smaller r", fun = "cv_mlls")
   cv <- cv_engine(spec, y_truth, foldid, opt, call)
   rm(gram, spec)  # the refit kept in cv needs neither
   mlls_cv_finish(cv, r_of(cv$grid[cv$chosen, ]))
@@ -257,7 +258,9 @@ set_thresholds <- function(fit, thr) {
     fit$threshold_source <- "train"
     return(fit)
   }
-  fit$thresholds[] <- thr$threshold
+  # a model without thresholds of its own (mlknn(), iblr()) gets them named
+  if (is.null(fit$thresholds)) fit$thresholds <- stats::setNames(thr$threshold, names(thr$threshold))
+  else fit$thresholds[] <- thr$threshold
   fit$oof_f1 <- stats::setNames(thr$f1, names(fit$thresholds))
   fit$threshold_source <- "oof"
   fit
