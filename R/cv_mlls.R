@@ -95,8 +95,10 @@
 #'   [mlls()]), or several, which become a third axis of the grid.
 #' @param nfolds Number of folds (ignored when `foldid` is given).
 #' @param foldid Optional fold number of each row, in `1:k`.
-#' @param measure The measure to optimise, one of [measure_names()] except
-#'   `log_loss`; higher or lower is better as the measure says.
+#' @param measure The measure to optimise, one of [measure_names()]; higher or
+#'   lower is better as the measure says.  `"log_loss"` and `"brier"` need
+#'   probabilities (see [ml_metrics()]) and are refused, with a message,
+#'   by a method whose scores are not probabilities.
 #' @param thresholds `"oof"` or `"train"`, see the section on thresholds.
 #' @param select Refit at the `"best"` point or at the one-standard-error
 #'   point (`"1se"`), see the section on the chosen point.

@@ -15,6 +15,45 @@
 #' as `init`, so that an iterative solver can start from it: list the grid
 #' along the path the solver likes (e.g. decreasing penalties).
 #'
+#' @section What is measured:
+#' The measure is that of what `predict()` of the refitted model returns.
+#' A measure of label sets (F1, Hamming loss, subset accuracy, ...) cuts the
+#' validation scores at per-label thresholds (out-of-fold by default), and
+#' the refit carries the out-of-fold thresholds of the chosen point in
+#' `$fit$thresholds` (set even for a model that had none), so that
+#' `predict(cv, newx, type = "class", thresholds = cv$fit$thresholds)`
+#' labels new rows as the folds were labelled.  The package's cv functions
+#' of methods whose labels come from a decoder ([cv_cc()], [cv_pcc()],
+#' [cv_mlcrf()]) score a measure of label sets on the decoder's label sets
+#' instead (`predict(type = "class")` of each fold's model) and give the
+#' refit no thresholds.  A ranking measure uses the scores.  `"log_loss"`
+#' and `"brier"` (see [ml_metrics()]) need `probabilities = TRUE`: the
+#' scores are then taken as per-label probabilities of independent labels.
+#'
+#' @section Regularisation order:
+#' Ties and the one-standard-error point go to the most regularised point.
+#' Without `order`, `ml_cv()` infers the direction from the names of the
+#' grid: a larger value is the more regularised for `lambda` (and names
+#' starting with it), `alpha`, `beta`, `mu`, `penalty`, `ridge`,
+#' `shrinkage`, `s`, `smoothing`, `l1`, `l2`, `knn`, `neighbours`, and `k`
+#' when `fit` calls [mlknn()] or [iblr()] (more neighbours, smoother); a
+#' smaller value for `cost` and `C` (the inverse of a penalty), `max_iter`,
+#' `maxit`, `r`, `rank`, `dim`, `ncomp`, and `k` otherwise (fewer
+#' directions, as in [cplst()] and [lewl()]).  The first axis orders first.
+#' When a name is not known, a message says that the grid's rows are taken
+#' as running from the most to the least regularised.  `print()` states the
+#' order used.
+#'
+#' @section Inputs and warnings:
+#' `x` may also be a formula with `data` (`ml_cv(cbind(l1, l2) ~ ., data = d,
+#' fit = ...)`, features built as the fitting functions' formula methods
+#' build them), an [mlss_data()] object (its training rows when it has a
+#' split) or an `mldr` object, as for every `cv_*()` function.  Warnings from
+#' the fold fits and the refit are collected: each distinct warning is given
+#' once with its count, and the non-convergence warnings of the solvers
+#' (class `"mlss_not_converged"`) once for the whole run, with the number of
+#' fits that did not converge.
+#'
 #' @section Missing labels:
 #' By default `NA` in `y` is an error.  `na_labels = "keep"` passes `y` with
 #' its `NA` to `fit` (for a method that learns from the observed entries),
@@ -24,7 +63,8 @@
 #' scored as a negative.
 #'
 #' @param x Features: a matrix, data frame or sparse `Matrix`, whose rows
-#'   `fit` and `predict` receive.
+#'   `fit` and `predict` receive; or a formula, an `mlss_data` or an `mldr`
+#'   object (see the section Inputs and warnings).
 #' @param y Labels, as for [mlls()].
 #' @param fit `function(x, y, ...)` returning a model; the hyperparameters of
 #'   a grid point come as named arguments (and `init`, see above).
@@ -43,14 +83,19 @@
 #'   [ml_metrics()]): a missing label is never scored as a negative.
 #' @param order `function(grid)` giving the rows of the grid (a data frame)
 #'   from the most to the least regularised: it breaks ties and finds the
-#'   one-standard-error point.  By default the rows as they are.
+#'   one-standard-error point.  By default inferred from the names of the
+#'   grid, or the rows as they are (see the section Regularisation order).
+#' @param probabilities Are the scores of `predict` per-label probabilities
+#'   (as for [br()] with `learner = "logistic"`, [iblr()], [mlknn()])?  Needed
+#'   for `measure = "log_loss"` and `"brier"`.
 #' @inheritParams cv_mlls
 #' @return An object of class `c("cv_<name>", "ml_cv")` (`name` the class of
 #'   the fitted model, or "model"), with the components described in
 #'   [cv_mlls()]: `grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`, `fit`,
-#'   `foldid`, and `<hyperparameter>_best`, `<hyperparameter>_1se`.  The final
-#'   model's `thresholds` component, when it has one, is replaced by the
-#'   out-of-fold thresholds (`thresholds = "oof"`).
+#'   `foldid`, and `<hyperparameter>_best`, `<hyperparameter>_1se`,
+#'   `order_rule` (the regularisation order, in words) and `scored_by`.  The
+#'   final model's `thresholds` component is set to the out-of-fold
+#'   thresholds (`thresholds = "oof"`).
 #' @examples
 #' x <- mlss::yeast$x[1:300, ]
 #' y <- mlss::yeast$y[1:300, ]
