@@ -3,10 +3,13 @@
 #' Chooses the cost of [br()] (one cost shared by all labels) by k-fold
 #' cross-validation on the package's engine (see [ml_cv()]): the folds of
 #' [ml_folds()], out-of-fold thresholds as in [cv_mlls()], the best and
-#' one-standard-error costs, a refit on all the data.  The costs are walked
+#' one-standard-error costs, a refit on all the data (carrying the
+#' out-of-fold thresholds of the chosen cost in `$fit$thresholds`).  The costs are walked
 #' from the smallest (the most regularised) up, each fold's logistic or SVM
 #' solver starting from its solution at the previous cost (warm starts);
-#' ridge is in closed form.
+#' ridge is in closed form.  With `learner = "logistic"` the scores are
+#' probabilities and `measure = "log_loss"` and `"brier"` apply (see
+#' [ml_metrics()]).
 #'
 #' @section Missing labels:
 #' As for [br()], with `na_labels`: `"refuse"` (an error), `"observed"` or
@@ -41,6 +44,7 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
                   parallel = FALSE, progress = interactive(),
                   na_labels = c("refuse", "observed", "negative"), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_br"))
   check_no_dots(...)
   learner <- match.arg(learner)
   loss <- match.arg(loss)
@@ -56,12 +60,16 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
     xy <- ml_xy(x, y)
     if (anyNA(xy$y)) as_labels(xy$y, NROW(xy$y), fun = "cv_br", observed = TRUE)
   }
-  cv <- ml_cv(x, y, fit, grid = list(cost = sort(unique(cost))), warm_start = warm,
-              nfolds = nfolds, foldid = foldid, measure = measure,
-              thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
-              parallel = parallel, progress = progress,
-              order = function(grid) order(grid$cost),
-              na_labels = c(refuse = "refuse", observed = "keep", negative = "negative")[[na_labels]])
-  cv$call <- call
-  cv
+  ml_cv_run(x, y, fit, grid = list(cost = sort(unique(cost))), warm_start = warm,
+            nfolds = nfolds, foldid = foldid, measure = measure,
+            thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
+            parallel = parallel, progress = progress,
+            order = function(grid) order(grid$cost),
+            order_rule = "smaller cost first (a stronger penalty)",
+            na_labels = c(refuse = "refuse", observed = "keep", negative = "negative")[[na_labels]],
+            probabilities = if (learner == "logistic") "label",
+            no_prob_hint = paste0("learner = \"", learner, "\" gives ",
+                                  if (learner == "ridge") "regression" else "decision",
+                                  " values; learner = \"logistic\" gives probabilities"),
+            call = call, fun = "cv_br")
 }

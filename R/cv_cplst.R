@@ -29,6 +29,7 @@ cv_cplst <- function(x, y, k = NULL, lambda = 10^(-2:2), na_labels = c("negative
                      thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
                      parallel = FALSE, progress = interactive(), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_cplst"))
   check_no_dots(...)
   na_labels <- match.arg(na_labels)
   xy <- ml_xy(x, y)
@@ -44,12 +45,12 @@ cv_cplst <- function(x, y, k = NULL, lambda = 10^(-2:2), na_labels = c("negative
       any(lambda < 0))
     stop_arg("'lambda' must be a vector of numbers >= 0")
   fit <- function(x, y, k, lambda) cplst(x, y, k = k, lambda = lambda)
-  cv <- ml_cv(xy$x, y, fit, grid = list(k = sort(k), lambda = sort(unique(lambda))),
-              nfolds = nfolds, foldid = foldid, measure = measure,
-              thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
-              parallel = parallel, progress = progress,
-              # most regularised first: fewer label directions, then more ridge
-              order = function(grid) order(grid$k, -grid$lambda))
-  cv$call <- call
-  cv
+  ml_cv_run(xy$x, y, fit, grid = list(k = sort(k), lambda = sort(unique(lambda))),
+            nfolds = nfolds, foldid = foldid, measure = measure,
+            thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
+            parallel = parallel, progress = progress,
+            # most regularised first: fewer label directions, then more ridge
+            order = function(grid) order(grid$k, -grid$lambda),
+            order_rule = "smaller k first (fewer label directions), then larger lambda",
+            call = call, fun = "cv_cplst")
 }

@@ -26,6 +26,24 @@
 #   parallel_score  TRUE when a grid point is costly enough (a refit) to score
 #            the folds in parallel; the folds are always prepared in parallel
 #            when parallel = TRUE
+#   decoder  optional: function(model, rows) -> the logical n_va x m label
+#            sets the method's predict(type = "class") gives the validation
+#            rows `rows`, for a method whose labels come from a decoder (a
+#            chain's greedy walk, a MAP) rather than from cutting its scores.
+#            score() then returns its fold model as `model`.  A measure of
+#            label sets is computed on these label sets, a ranking measure on
+#            the scores; the refit gets no thresholds (thresholds = NULL).
+#   probabilities  optional: "label" when the scores are per-label
+#            probabilities (binary relevance with logistic loss, ML-kNN's
+#            posteriors), "joint" when the method gives the probability of a
+#            whole label vector (then `loglik` is needed, and the scores are
+#            the per-label marginals); NULL (the default) when the scores are
+#            not probabilities: "log_loss" and "brier" are then refused.
+#   loglik   for probabilities = "joint": function(model, rows) -> the log
+#            probability of each validation row's observed label vector
+#   order_rule  a sentence saying what `order` puts first ("larger k first"),
+#            which print() repeats
+#   fun      the name of the user's function, for messages
 #
 # y may hold missing labels (NA): the out-of-fold thresholds and the per-fold
 # measures then use the observed entries only (the C code skips NA_LOGICAL);
@@ -39,10 +57,11 @@
 # The switches every cv_*() function shares, checked once.
 cv_options <- function(measure, thresholds, select, keep, parallel, progress) {
   info <- measure_table()
-  ok <- info$name[info$needs != "prob"]
+  ok <- info$name
   if (!is.character(measure) || length(measure) != 1 || !measure %in% ok)
     stop_arg("'measure' must be one of ", paste(ok, collapse = ", "))
   list(measure = measure, code = match(measure, info$name) - 1L,
+       kind = info$needs[match(measure, info$name)],
        higher_better = info$higher_better[match(measure, info$name)],
        thresholds = thresholds, select = select, keep = check_flag(keep, "keep"),
        parallel = check_parallel(parallel), progress = check_flag(progress, "progress"),
@@ -59,6 +78,16 @@ check_parallel <- function(parallel) {
 }
 
 cv_engine <- function(method, y, foldid, opt, call) {
+  check_measure_fits(method, y, opt)
+  # warnings of the fold fits and the refit, collected and said once each
+  warnings <- warning_collector()
+  cv <- withCallingHandlers(cv_engine_run(method, y, foldid, opt, call),
+                            warning = warnings$handler)
+  warnings$emit(method$fun %||% paste0("cv_", method$name))
+  cv
+}
+
+cv_engine_run <- function(method, y, foldid, opt, call) {
   n <- nrow(y)
   m <- ncol(y)
   nfolds <- max(foldid)
@@ -68,31 +97,49 @@ cv_engine <- function(method, y, foldid, opt, call) {
   tick <- function() if (!is.null(bar)) utils::setTxtProgressBar(bar, bar$getVal() + 1)
   on.exit(if (!is.null(bar)) close(bar))
 
+  # what a fold gives besides its scores: the decoder's label sets for a
+  # measure of label sets, the log-likelihoods of the observed label vectors
+  # for log_loss of a joint model
+  decode <- opt$kind == "pred" && !is.null(method$decoder)
+  joint_ll <- opt$measure == "log_loss" && identical(method$probabilities, "joint")
+  rows <- lapply(seq_len(nfolds), function(k) which(foldid == k))
+  fold_score <- function(k, g) {
+    fold <- method$score(states[[k]], g)
+    if (decode) fold$pred <- method$decoder(fold$model, rows[[k]])
+    if (joint_ll) fold$loglik <- method$loglik(fold$model, rows[[k]])
+    fold$model <- NULL
+    fold
+  }
+
   collect <- garbage_collector(n, m)
   states <- fold_apply(seq_len(nfolds), function(k) {
     state <- method$prepare(which(foldid != k))
     collect()
     state
   }, opt$parallel, tick)
-  rows <- lapply(seq_len(nfolds), function(k) which(foldid == k))
   cvfold <- matrix(NA_real_, ngrid, nfolds,
                    dimnames = list(grid_names(grid), paste0("fold", seq_len(nfolds))))
   final_thr <- final_f1 <- matrix(NA_real_, m, ngrid,
                                  dimnames = list(colnames(y), grid_names(grid)))
   oof <- if (opt$keep) array(0, c(n, m, ngrid), list(NULL, colnames(y), grid_names(grid)))
   score <- matrix(0, n, m, dimnames = list(NULL, colnames(y)))
+  pred <- if (decode) matrix(0, n, m)
+  loglik <- if (joint_ll) numeric(n)
   threads <- mlss_threads()
   parallel_score <- opt$parallel && isTRUE(method$parallel_score)
   train_thr <- matrix(NA_real_, m, nfolds)
+  # the cut of the thresholds: the measure's when it uses one, else F1's
+  cut_measure <- if (opt$kind == "pred") opt$measure else "macro_f1"
   res <- NULL
   for (g in seq_len(ngrid)) {
     # in sequence, one fold's scores at a time are alive besides `score`
     if (parallel_score)
-      res <- fold_apply(seq_len(nfolds), function(k) method$score(states[[k]], g),
-                        opt$parallel, NULL)
+      res <- fold_apply(seq_len(nfolds), function(k) fold_score(k, g), opt$parallel, NULL)
     for (k in seq_len(nfolds)) {
-      fold <- if (parallel_score) res[[k]] else method$score(states[[k]], g)
+      fold <- if (parallel_score) res[[k]] else fold_score(k, g)
       score[rows[[k]], ] <- fold$scores
+      if (decode) pred[rows[[k]], ] <- fold$pred
+      if (joint_ll) loglik[rows[[k]]] <- fold$loglik
       if (!is.null(fold$state)) states[[k]] <- fold$state
       if (opt$thresholds == "train") train_thr[, k] <- as.double(fold$thresholds)
       fold <- NULL
@@ -100,22 +147,29 @@ cv_engine <- function(method, y, foldid, opt, call) {
     }
     res <- NULL
     if (opt$thresholds == "oof") {
-      thr <- point_thresholds(score, y, foldid, nfolds, opt$measure, threads, opt$level)
+      thr <- point_thresholds(score, y, foldid, nfolds, cut_measure, threads, opt$level)
       final_thr[, g] <- thr[, nfolds + 1L]
       final_f1[, g] <- thr[, nfolds + 2L]
       thr <- thr[, seq_len(nfolds), drop = FALSE]
     } else {
       thr <- train_thr
     }
-    cvfold[g, ] <- .Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code)
+    cvfold[g, ] <- if (opt$kind == "prob") {
+      prob_fold_measures(opt$measure, score, y, foldid, nfolds, loglik, method, grid[g, , drop = FALSE])
+    } else if (decode) {
+      # the decoder's label sets, cut at 1/2 as 0/1 scores
+      .Call(C_cv_point_measures_call, pred, y, foldid, matrix(0.5, m, nfolds), opt$code)
+    } else {
+      .Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code)
+    }
     if (opt$keep) oof[, , g] <- score
     tick()
   }
 
   # free the folds and the scores for the refit, where memory peaks otherwise:
-  # collected now, not whenever R next collects, so the refit does not sit on
+  # collected now, not whenever R next collects, so that the refit does not sit on
   # top of them (one collection per cross-validation)
-  rm(states, score)
+  rm(states, score, pred)
   gc(FALSE)
   cvm <- rowMeans(cvfold)
   cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
@@ -129,7 +183,9 @@ cv_engine <- function(method, y, foldid, opt, call) {
   chosen <- if (opt$select == "1se") best_1se else best
   edge <- grid_edge(grid, method$axes, chosen, method$limits)
   if (length(edge)) message(edge_message(edge))
-  fit <- method$refit(grid[chosen, , drop = FALSE], if (opt$thresholds == "oof")
+  # a decoder's labels take no thresholds; the others carry the out-of-fold ones
+  oof_thr <- opt$thresholds == "oof" && is.null(method$decoder)
+  fit <- method$refit(grid[chosen, , drop = FALSE], if (oof_thr)
     list(threshold = final_thr[, chosen], f1 = final_f1[, chosen]))
   tick()
   ties <- sum(cvm == cvm[best], na.rm = TRUE)
@@ -141,10 +197,84 @@ cv_engine <- function(method, y, foldid, opt, call) {
                  best_1se = best_1se, select = opt$select, chosen = chosen, ties = ties,
                  measure = opt$measure, higher_better = opt$higher_better,
                  thresholds = opt$thresholds, foldid = foldid, oof = oof, edge = edge,
-                 oof_thresholds = if (opt$thresholds == "oof") final_thr,
-                 oof_f1 = if (opt$thresholds == "oof") final_f1,
+                 scored_by = if (decode) "decoder" else if (opt$kind == "prob")
+                   "probabilities" else if (opt$kind == "score") "scores" else "thresholds",
+                 order_rule = method$order_rule %||% "as the method orders its grid",
+                 oof_thresholds = if (oof_thr) final_thr,
+                 oof_f1 = if (oof_thr) final_f1,
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
+}
+
+# A measure of probabilities ("log_loss", "brier") asks for a method whose
+# scores are probabilities; the joint log-likelihood of a vector with missing
+# entries is refused (predict(type = "prob") gives whole vectors only).
+check_measure_fits <- function(method, y, opt) {
+  if (opt$kind != "prob") return(invisible())
+  fun <- method$fun %||% paste0("cv_", method$name)
+  if (is.null(method$probabilities))
+    stop_arg("'measure' = \"", opt$measure, "\" needs probabilities, and the scores of ",
+             fun, "() are not probabilities",
+             if (!is.null(method$no_prob_hint)) paste0(" (", method$no_prob_hint, ")"),
+             ": choose a measure of label sets or of rankings, or a method that gives ",
+             "probabilities (cv_br(learner = \"logistic\"), cv_mlknn(), cv_pcc(), cv_mlcrf())")
+  if (identical(method$probabilities, "joint") && opt$measure == "log_loss" && anyNA(y))
+    stop_arg("'measure' = \"log_loss\" with missing labels needs the probability of each ",
+             "row's observed entries (the sum over the completions of its label vector), ",
+             "which ", fun, "() does not compute: fill or drop the missing labels, or use ",
+             "another measure (e.g. \"brier\", on the observed entries)")
+  invisible()
+}
+
+# The measure of probabilities on each fold: the mean negative log-likelihood
+# of the rows' observed label vectors (joint: given as loglik; per label: the
+# product of the observed entries' probabilities), or the Brier score of the
+# observed entries.
+prob_fold_measures <- function(measure, score, y, foldid, nfolds, loglik, method, point) {
+  if (any(score < 0 | score > 1))
+    stop_arg("the scores at the grid point ", grid_point_label(point), " are not ",
+             "probabilities (some are outside [0, 1]): '", measure, "' needs probabilities")
+  vapply(seq_len(nfolds), function(k) {
+    r <- foldid == k
+    yk <- y[r, , drop = FALSE]
+    pk <- score[r, , drop = FALSE]
+    if (measure == "brier") return(brier_score(yk, pk))
+    ll <- if (identical(method$probabilities, "joint")) loglik[r] else label_loglik(yk, pk)
+    keep <- rowSums(!is.na(yk)) > 0
+    -mean(ll[keep])
+  }, 0)
+}
+
+# Warnings of one kind from one call, said once with their count: those of
+# class "mlss_not_converged" form one kind (their messages differ by solver
+# and iteration count), any other warning is a kind by its message.
+warning_collector <- function() {
+  seen <- list()
+  count <- integer()
+  handler <- function(w) {
+    key <- if (inherits(w, "mlss_not_converged")) "\001mlss_not_converged" else conditionMessage(w)
+    if (is.null(seen[[key]])) {
+      seen[[key]] <<- w
+      count[key] <<- 0L
+    }
+    count[key] <<- count[key] + 1L
+    invokeRestart("muffleWarning")
+  }
+  emit <- function(fun) {
+    for (key in names(seen)) {
+      w <- seen[[key]]
+      n <- count[[key]]
+      if (inherits(w, "mlss_not_converged") && n > 1) {
+        w$message <- paste0(conditionMessage(w), " (", n, " fits in this ", fun,
+                            "() did not converge; the first is quoted)")
+      } else if (n > 1) {
+        w$message <- paste0(conditionMessage(w), " (", n, " times)")
+      }
+      w$call <- NULL
+      warning(w)
+    }
+  }
+  list(handler = handler, emit = emit)
 }
 
 # A fold's preparation and each fold's scores leave garbage (copies of the

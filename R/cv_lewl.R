@@ -36,6 +36,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
                     select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                     progress = interactive(), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lewl"))
   lambda <- check_grid(lambda, "lambda")
   beta <- check_grid(beta, "beta")
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
@@ -83,7 +84,8 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     },
     # the most regularised first: the smoothest labels, the most
     # feature-driven embedding, the smallest dimension
-    order = function(grid) order(-grid$beta, -grid$lambda, grid$k))
+    order = function(grid) order(-grid$beta, -grid$lambda, grid$k),
+    order_rule = "larger beta first, then larger lambda, then smaller k", fun = "cv_lewl")
   cv <- cv_engine(method, y, foldid, opt, call)
   if (unconverged > 0L)
     warning("cv_lewl: ", unconverged, " of the fits (folds x grid points, and the refit) ",

@@ -7,10 +7,11 @@
 #' `lambda_v` are chosen once, on all the data, by the per-label
 #' cross-validated logistic regressions of [mlcrf()], and then held fixed.
 #'
-#' The validation rows are scored by their per-label marginal probabilities,
-#' thresholded per label as in [cv_mlls()] (out-of-fold F1 cuts by default),
-#' so that every measure of [ml_metrics()] applies; the final model's
-#' `predict(type = "class")` still gives MAP label vectors.
+#' A measure of label sets is computed on the validation rows' MAP label
+#' vectors (`predict(type = "class")`, what the final model predicts), a
+#' ranking measure on their per-label marginals, `measure = "log_loss"` on
+#' the model's probability of each validation row's label vector (refused
+#' with missing labels) and `"brier"` on the marginals (see [ml_metrics()]).
 #'
 #' @section Missing labels:
 #' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
@@ -43,6 +44,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
   check_no_dots(...)
   edge_type <- match.arg(edge_type)
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
@@ -72,11 +74,17 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
           init = init, tol = tol, maxit = maxit)
   # within each eta the path runs from the largest lambda_w down (warm starts)
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
-  cv <- ml_cv(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE, nfolds = nfolds, foldid = foldid,
-              measure = measure, thresholds = match.arg(thresholds),
-              select = match.arg(select), keep = keep, parallel = parallel,
-              progress = progress, order = function(g) order(-g$lambda_w, -g$eta))
-  cv$call <- call
+  # labels by MAP (the decoder) for measures of label sets; log_loss by the
+  # model's probability of each validation row's label vector
+  cv <- ml_cv_run(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE,
+                  nfolds = nfolds, foldid = foldid, measure = measure,
+                  thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
+                  parallel = parallel, progress = progress,
+                  order = function(g) order(-g$lambda_w, -g$eta),
+                  order_rule = "larger lambda_w first, then larger eta", decoder = TRUE,
+                  probabilities = "joint", loglik = function(model, x, y)
+                    log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
+                  call = call, fun = "cv_mlcrf")
   cv$lambda_v <- lambda_v
   cv
 }

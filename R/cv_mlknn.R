@@ -5,13 +5,20 @@
 #' out-of-fold posteriors with out-of-fold (or training) F1 thresholds as in
 #' [cv_mlls()], the best and one-standard-error `k` (larger `k` counted as
 #' the more regularised), and a refit on all the data.  The refitted model
-#' predicts labels by its own rule (posterior above 1/2) unless thresholds
-#' are given to [predict.mlknn()].
+#' carries the out-of-fold thresholds of the chosen `k` in `$fit$thresholds`
+#' (with `thresholds = "oof"`), the cuts the cross-validated measure was
+#' computed with: `predict(cv, newx, type = "class", thresholds =
+#' cv$fit$thresholds)` gives the labels whose measure `print(cv)` reports.
+#' The posteriors are probabilities, so `measure = "log_loss"` and
+#' `"brier"` apply (see [ml_metrics()]).
 #'
 #' @inheritParams mlknn
 #' @inheritParams cv_mlls
 #' @param k The grid of neighbourhood sizes (whole numbers >= 1).
 #' @param s,scale As in [mlknn()], fixed.
+#' @param na_labels What to do with missing labels (`NA` in `y`):
+#'   `"refuse"` (an error) or `"negative"` (the fits take `NA` as `FALSE`);
+#'   the folds are scored on the observed entries only.
 #' @return An object of class `c("cv_mlknn", "ml_cv")` with the components of
 #'   [ml_cv()], `fit` being the [mlknn()] fit on all the data at the chosen `k`.
 #' @examples
@@ -23,16 +30,18 @@
 cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = FALSE, nfolds = 5, foldid = NULL,
                      measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                     progress = interactive(), ...) {
+                     progress = interactive(), na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlknn"))
   check_no_dots(...)
   if (!is.numeric(k) || !length(k) || anyNA(k) || any(k != round(k)) || any(k < 1))
     stop_arg("'k' must be a vector of whole numbers >= 1")
   fit <- function(x, y, k) mlknn(x, y, k = k, s = s, scale = scale)
-  cv <- ml_cv(x, y, fit, grid = list(k = sort(unique(as.integer(k)))), nfolds = nfolds,
-              foldid = foldid, measure = measure, thresholds = match.arg(thresholds),
-              select = match.arg(select), keep = keep, parallel = parallel,
-              progress = progress, order = function(grid) order(-grid$k))
-  cv$call <- call
-  cv
+  ml_cv_run(x, y, fit, grid = list(k = sort(unique(as.integer(k)))), nfolds = nfolds,
+            foldid = foldid, measure = measure, thresholds = match.arg(thresholds),
+            select = match.arg(select), keep = keep, parallel = parallel,
+            progress = progress, order = function(grid) order(-grid$k),
+            order_rule = "larger k first (more neighbours, smoother posteriors)",
+            na_labels = match.arg(na_labels), probabilities = "label", call = call,
+            fun = "cv_mlknn")
 }

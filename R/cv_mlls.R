@@ -95,8 +95,10 @@
 #'   [mlls()]), or several, which become a third axis of the grid.
 #' @param nfolds Number of folds (ignored when `foldid` is given).
 #' @param foldid Optional fold number of each row, in `1:k`.
-#' @param measure The measure to optimise, one of [measure_names()] except
-#'   `log_loss`; higher or lower is better as the measure says.
+#' @param measure The measure to optimise, one of [measure_names()]; higher or
+#'   lower is better as the measure says.  `"log_loss"` and `"brier"` need
+#'   probabilities (see [ml_metrics()]) and are refused, with a message,
+#'   by a method whose scores are not probabilities.
 #' @param thresholds `"oof"` or `"train"`, see the section on thresholds.
 #' @param select Refit at the `"best"` point or at the one-standard-error
 #'   point (`"1se"`), see the section on the chosen point.
@@ -204,7 +206,8 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
       set_thresholds(fit, thr)
     },
     order = function(grid) do.call(order, c(list(-grid$beta, -grid$alpha),
-                                            if (!is.null(grid$r)) list(grid$r))))
+                                            if (!is.null(grid$r)) list(grid$r))),
+    order_rule = "larger beta first, then larger alpha, then smaller r", fun = "cv_mlls")
   cv <- cv_engine(spec, y_truth, foldid, opt, call)
   rm(gram, spec)  # the refit kept in cv needs neither
   mlls_cv_finish(cv, r_of(cv$grid[cv$chosen, ]))
@@ -257,7 +260,9 @@ set_thresholds <- function(fit, thr) {
     fit$threshold_source <- "train"
     return(fit)
   }
-  fit$thresholds[] <- thr$threshold
+  # a model without thresholds of its own (mlknn(), iblr()) gets them named
+  if (is.null(fit$thresholds)) fit$thresholds <- stats::setNames(thr$threshold, names(thr$threshold))
+  else fit$thresholds[] <- thr$threshold
   fit$oof_f1 <- stats::setNames(thr$f1, names(fit$thresholds))
   fit$threshold_source <- "oof"
   fit

@@ -40,6 +40,7 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
                       progress = interactive(), method = c("auto", "primal", "dual"),
                       tol = NULL, na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_ssmddm"))
   check_no_dots(...)
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
                     progress)
@@ -93,7 +94,8 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
       fit$classifier <- set_thresholds(fit$classifier, thr)
       fit
     },
-    order = function(grid) order(-grid$beta, -grid$alpha))
+    order = function(grid) order(-grid$beta, -grid$alpha),
+    order_rule = "larger beta first, then larger alpha", fun = "cv_ssmddm")
   cv <- cv_engine(spec, y_truth, foldid, opt, call)
   rm(gram, spec)  # the refit kept in cv needs neither
   cv$alpha <- axes$alpha

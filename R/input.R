@@ -251,8 +251,18 @@ check_observed_labels <- function(y) {
 }
 
 check_penalty <- function(value, arg) {
-  if (missing(value))
-    stop_arg("'", arg, "' is missing: give a value >= 0, or let cv_mlls() choose it")
+  if (missing(value)) {
+    # the user's function (the innermost exported one that called this):
+    # its own cv_*() where it has one, else ml_cv()
+    names <- vapply(sys.calls(), function(cl) if (is.name(cl[[1L]]))
+      sub("\\.(default|formula)$", "", as.character(cl[[1L]])) else "", "")
+    fun <- utils::tail(names[names %in% getNamespaceExports("mlss")], 1L)
+    own <- c(mlls = "cv_mlls()", ssmddm = "cv_ssmddm()", cplst = "cv_cplst()")
+    cv <- if (length(fun) && fun %in% names(own)) own[[fun]] else
+      paste0("ml_cv(x, y, fit = ", if (length(fun)) fun else "<the method>", ", grid = ...)")
+    stop_arg("'", arg, "' is missing: give a value >= 0, or choose it by cross-validation ",
+             "with ", cv)
+  }
   if (!is.numeric(value) || length(value) != 1 || is.na(value) || value < 0)
     stop_arg("'", arg, "' must be a single number >= 0 (Inf allowed)")
   as.numeric(value)

@@ -2,7 +2,7 @@
 #'
 #' Computes the measures of the multi-label literature that the given inputs
 #' allow: those of predicted label sets need `pred`, those of rankings need
-#' `score`, the log-likelihood loss needs `prob`.
+#' `score`, the log-likelihood loss and the Brier score need `prob`.
 #'
 #' When `y` and `pred` (or `score`) both have column names, the columns are
 #' matched by name, whatever their order, and different names are an error;
@@ -26,8 +26,25 @@
 #'   relevant labels (0 when the best-ranked label is the only relevant one);
 #'   `one_error`: the share of instances whose top-ranked label is irrelevant.
 #' * `log_loss`: the mean over instances of \eqn{-\log p(y_i \mid x_i)}{-log p(y_i | x_i)},
-#'   given the probabilities `prob` a model assigns to the true label vectors
-#'   (the MLCRF paper reports the sum, `n` times this).
+#'   the negative log-likelihood of the true label vectors (the MLCRF paper
+#'   reports the sum, `n` times this).  `prob` is either the probability a
+#'   model assigns to each true label vector (a vector of `n`: joint models
+#'   such as [mlcrf()] and [pcc()], `predict(type = "prob", y = )`), or the
+#'   n x m per-label probabilities \eqn{p_{il} = p(y_{il} = 1 \mid x_i)}{p_il = p(y_il = 1 | x_i)}
+#'   of a model that treats the labels as independent ([br()] with
+#'   `learner = "logistic"`, [iblr()], [mlknn()]), whose likelihood is the
+#'   product over labels:
+#'   \deqn{-\frac{1}{n}\sum_i \sum_l \left[y_{il}\log p_{il} + (1 - y_{il})\log(1 - p_{il})\right],}{-(1/n) sum_i sum_l [y_il log p_il + (1 - y_il) log(1 - p_il)],}
+#'   each \eqn{p_{il}}{p_il} clipped to \eqn{[10^{-15}, 1 - 10^{-15}]}{[1e-15, 1 - 1e-15]}
+#'   so that one certain mistake costs about 34.5 nats, not infinity.
+#' * `brier`: the per-label Brier score, the mean over (instance, label)
+#'   pairs of \eqn{(p_{il} - y_{il})^2}{(p_il - y_il)^2}, from the n x m
+#'   per-label probabilities `prob` (for the joint models, their marginals,
+#'   `predict(type = "score")`).  0 is perfect; always predicting 1/2 scores
+#'   1/4.
+#'
+#' Lower is better for both; the cross-validation functions select by them
+#' (`measure = "log_loss"`) for methods whose scores are probabilities.
 #'
 #' @section Edge cases:
 #' The conventions are those of Mulan (Tsoumakas et al.), so that results can
@@ -62,8 +79,16 @@
 #'   `coverage` counts positions among the observed labels, and `one_error`
 #'   looks at the best-ranked observed label); an instance with no observed
 #'   label is left out;
-#' * `log_loss` is not defined: `prob` is the probability of the whole label
-#'   vector, which a missing entry leaves unknown.  It is `NA`, with a warning.
+#' * `log_loss` from per-label probabilities (an n x m `prob`) is the
+#'   likelihood of the observed entries: the sum above runs over each
+#'   instance's observed labels (a product of the observed factors), and an
+#'   instance with no observed label is left out of the mean.  From the
+#'   probabilities of whole label vectors (a vector `prob`) it is not
+#'   defined, since a missing entry leaves the vector unknown: `NA`, with a
+#'   warning.  (The cross-validation of the joint models refuses it with
+#'   missing labels, as their `predict(type = "prob")` gives whole vectors
+#'   only.)
+#' * `brier` is the mean over the observed entries.
 #'
 #' A measure with nothing left to average (e.g. no entry observed) is `NaN`,
 #' with a warning.  `pred` and `score` must not contain `NA`.
@@ -74,8 +99,10 @@
 #' @param pred Predicted labels, n x m, coded like `y`.
 #' @param measures Names of the measures to compute; `NULL` for all that the
 #'   inputs allow.  See [measure_names()].
-#' @param prob Probabilities that a model gives to the true label vectors, one
-#'   per instance, for `log_loss`.
+#' @param prob For `log_loss` and `brier`: the probabilities a model gives to
+#'   the true label vectors, one per instance (`log_loss` only), or an n x m
+#'   matrix of per-label probabilities of a positive label (columns matched
+#'   to `y` by name as `score` is).
 #' @return A named list of numbers.
 #' @references Tsoumakas G., Katakis I. and Vlahavas I. (2010). Mining
 #'   multi-label data. Data Mining and Knowledge Discovery Handbook, 667-685.
@@ -97,14 +124,23 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
     pred <- as_labels(pred, n, "pred", ref = "y")
     if (ncol(pred) != ncol(y)) stop_arg("'pred' must have ", ncol(y), " columns, like 'y'")
   }
-  if (!is.null(prob)) {
+  prob_matrix <- !is.null(prob) && (is.matrix(prob) || is.data.frame(prob)) &&
+    !(NCOL(prob) == 1 && ncol(y) != 1)
+  if (prob_matrix) {
+    prob <- check_score_matrix(match_label_columns(prob, y_names, "prob"), y, "prob")
+    if (any(prob < 0 | prob > 1))
+      stop_arg("'prob' must hold probabilities in [0, 1]")
+  } else if (!is.null(prob)) {
+    prob <- as.vector(prob)
     if (!is.numeric(prob) || length(prob) != n || anyNA(prob) || any(prob < 0 | prob > 1))
-      stop_arg("'prob' must hold one probability in [0, 1] per instance (", n, ")")
+      stop_arg("'prob' must hold one probability in [0, 1] per instance (", n, ")",
+               " or be an n x m matrix of per-label probabilities")
   }
   info <- measure_table()
   have <- c(pred = !is.null(pred), score = !is.null(score), prob = !is.null(prob))
   if (is.null(measures)) {
     measures <- info$name[have[info$needs]]
+    if (!prob_matrix) measures <- setdiff(measures, "brier")
     if (!length(measures)) stop_arg("give 'score', 'pred' or 'prob'")
   }
   unknown <- setdiff(measures, info$name)
@@ -119,11 +155,23 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
   codes <- match(measures[native], info$name) - 1L
   values[native] <- .Call(C_ml_metrics_call, y, score, pred, codes)
   missing_labels <- anyNA(y)
-  if (any(!native)) {
-    values[!native] <- if (missing_labels) NA_real_ else -mean(log(prob))
-    if (missing_labels)
-      warning("'log_loss' is not defined when 'y' has missing labels (the probability ",
-              "of a label vector with unknown entries is unknown): NA", call. = FALSE)
+  if ("brier" %in% measures) {
+    if (!prob_matrix)
+      stop_arg("'brier' needs the per-label probabilities: 'prob' as an n x m matrix")
+    values[measures == "brier"] <- brier_score(y, prob)
+  }
+  if ("log_loss" %in% measures) {
+    if (prob_matrix) {
+      keep <- rowSums(!is.na(y)) > 0
+      values[measures == "log_loss"] <- -mean(label_loglik(y, prob)[keep])
+    } else {
+      values[measures == "log_loss"] <- if (missing_labels) NA_real_ else -mean(log(prob))
+      if (missing_labels)
+        warning("'log_loss' is not defined when 'y' has missing labels (the probability ",
+                "of a label vector with unknown entries is unknown): NA; give the ",
+                "per-label probabilities as an n x m 'prob' for the likelihood of the ",
+                "observed entries", call. = FALSE)
+    }
   }
   if (missing_labels && any(is.nan(values)))
     warning("measure(s) ", paste0("'", measures[is.nan(values)], "'", collapse = ", "),
@@ -147,11 +195,11 @@ measure_table <- function() {
     name = c("macro_f1", "micro_f1", "macro_auc", "micro_auc", "hamming_loss",
              "subset_accuracy", "example_f1", "example_accuracy", "example_precision",
              "example_recall", "ranking_loss", "average_precision", "coverage",
-             "one_error", "log_loss"),
+             "one_error", "log_loss", "brier"),
     needs = c("pred", "pred", "score", "score", "pred", "pred", "pred", "pred", "pred",
-              "pred", "score", "score", "score", "score", "prob"),
+              "pred", "score", "score", "score", "score", "prob", "prob"),
     higher_better = c(TRUE, TRUE, TRUE, TRUE, FALSE, TRUE, TRUE, TRUE, TRUE, TRUE,
-                      FALSE, TRUE, FALSE, FALSE, FALSE),
+                      FALSE, TRUE, FALSE, FALSE, FALSE, FALSE),
     stringsAsFactors = FALSE)
 }
 
@@ -185,4 +233,23 @@ check_score_matrix <- function(score, y, arg) {
   if (anyNA(score)) stop_arg("'", arg, "' contains NA")
   storage.mode(score) <- "double"
   score
+}
+
+# The log-likelihood of each row's observed labels under independent
+# per-label probabilities p (n x m): the sum over the observed entries of
+# log p or log(1 - p), p clipped to [1e-15, 1 - 1e-15]; 0 for a row with no
+# observed label.
+label_loglik <- function(y, p) {
+  eps <- 1e-15
+  p <- pmin(pmax(p, eps), 1 - eps)
+  ll <- ifelse(y, log(p), log1p(-p))
+  rowSums(ll, na.rm = TRUE)
+}
+
+# The Brier score of per-label probabilities: the mean of (p - y)^2 over the
+# observed entries.
+brier_score <- function(y, p) {
+  obs <- !is.na(y)
+  if (!any(obs)) return(NaN)
+  mean((p[obs] - y[obs])^2)
 }

@@ -72,10 +72,14 @@ print.ml_cv <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   sizes <- vapply(x$grid, function(v) length(unique(v)), 0L)
   cat(length(x$foldid), " instances, ", max(x$foldid), "-fold cross-validation over ",
       nrow(x$grid), " grid points (", paste(sizes, names(sizes), "values", collapse = " x "),
-      "); thresholds from ", if (identical(x$thresholds, "oof")) "out-of-fold" else "training",
-      " scores\n", sep = "")
+      ")", if (identical(x$scored_by %||% "thresholds", "thresholds"))
+        paste0("; thresholds from ", if (identical(x$thresholds, "oof")) "out-of-fold"
+               else "training", " scores"), "\n", sep = "")
   cat("measure: ", x$measure, " (", if (x$higher_better) "higher" else "lower",
-      " is better); se = standard error over folds\n\n", sep = "")
+      " is better)", cv_scored_by(x), "; se = standard error over folds\n", sep = "")
+  if (!is.null(x$order_rule))
+    cat("regularisation order (ties and the 1se point): ", x$order_rule, "\n", sep = "")
+  cat("\n")
   print(cv_table(x), digits = digits)
   if (length(x$edge)) cat("\n", edge_message(x$edge), "\n", sep = "")
   if (x$ties > 1)
@@ -84,6 +88,15 @@ print.ml_cv <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("\nThe model in $fit is refitted at the ", if (x$select == "1se") "1se" else "best",
       " point.\n\n", sep = "")
   invisible(x)
+}
+
+# How the folds were scored, for print().
+cv_scored_by <- function(x) {
+  switch(x$scored_by %||% "",
+         decoder = ", on the label sets of predict(type = \"class\")",
+         scores = ", on the scores",
+         probabilities = ", on the probabilities",
+         "")
 }
 
 # The rows print() shows: the best and one-standard-error points, and those

@@ -15,6 +15,45 @@
 #' as `init`, so that an iterative solver can start from it: list the grid
 #' along the path the solver likes (e.g. decreasing penalties).
 #'
+#' @section What is measured:
+#' The measure is that of what `predict()` of the refitted model returns.
+#' A measure of label sets (F1, Hamming loss, subset accuracy, ...) cuts the
+#' validation scores at per-label thresholds (out-of-fold by default), and
+#' the refit carries the out-of-fold thresholds of the chosen point in
+#' `$fit$thresholds` (set even for a model that had none), so that
+#' `predict(cv, newx, type = "class", thresholds = cv$fit$thresholds)`
+#' labels new rows as the folds were labelled.  The package's cv functions
+#' of methods whose labels come from a decoder ([cv_cc()], [cv_pcc()],
+#' [cv_mlcrf()]) score a measure of label sets on the decoder's label sets
+#' instead (`predict(type = "class")` of each fold's model) and give the
+#' refit no thresholds.  A ranking measure uses the scores.  `"log_loss"`
+#' and `"brier"` (see [ml_metrics()]) need `probabilities = TRUE`: the
+#' scores are then taken as per-label probabilities of independent labels.
+#'
+#' @section Regularisation order:
+#' Ties and the one-standard-error point go to the most regularised point.
+#' Without `order`, `ml_cv()` infers the direction from the names of the
+#' grid: a larger value is the more regularised for `lambda` (and names
+#' starting with it), `alpha`, `beta`, `mu`, `penalty`, `ridge`,
+#' `shrinkage`, `s`, `smoothing`, `l1`, `l2`, `knn`, `neighbours`, and `k`
+#' when `fit` calls [mlknn()] or [iblr()] (more neighbours, smoother); a
+#' smaller value for `cost` and `C` (the inverse of a penalty), `max_iter`,
+#' `maxit`, `r`, `rank`, `dim`, `ncomp`, and `k` otherwise (fewer
+#' directions, as in [cplst()] and [lewl()]).  The first axis orders first.
+#' When a name is not known, a message says that the grid's rows are taken
+#' as running from the most to the least regularised.  `print()` states the
+#' order used.
+#'
+#' @section Inputs and warnings:
+#' `x` may also be a formula with `data` (`ml_cv(cbind(l1, l2) ~ ., data = d,
+#' fit = ...)`, features built as the fitting functions' formula methods
+#' build them), an [mlss_data()] object (its training rows when it has a
+#' split) or an `mldr` object, as for every `cv_*()` function.  Warnings from
+#' the fold fits and the refit are collected: each distinct warning is given
+#' once with its count, and the non-convergence warnings of the solvers
+#' (class `"mlss_not_converged"`) once for the whole run, with the number of
+#' fits that did not converge.
+#'
 #' @section Missing labels:
 #' By default `NA` in `y` is an error.  `na_labels = "keep"` passes `y` with
 #' its `NA` to `fit` (for a method that learns from the observed entries),
@@ -24,7 +63,8 @@
 #' scored as a negative.
 #'
 #' @param x Features: a matrix, data frame or sparse `Matrix`, whose rows
-#'   `fit` and `predict` receive.
+#'   `fit` and `predict` receive; or a formula, an `mlss_data` or an `mldr`
+#'   object (see the section Inputs and warnings).
 #' @param y Labels, as for [mlls()].
 #' @param fit `function(x, y, ...)` returning a model; the hyperparameters of
 #'   a grid point come as named arguments (and `init`, see above).
@@ -43,14 +83,19 @@
 #'   [ml_metrics()]): a missing label is never scored as a negative.
 #' @param order `function(grid)` giving the rows of the grid (a data frame)
 #'   from the most to the least regularised: it breaks ties and finds the
-#'   one-standard-error point.  By default the rows as they are.
+#'   one-standard-error point.  By default inferred from the names of the
+#'   grid, or the rows as they are (see the section Regularisation order).
+#' @param probabilities Are the scores of `predict` per-label probabilities
+#'   (as for [br()] with `learner = "logistic"`, [iblr()], [mlknn()])?  Needed
+#'   for `measure = "log_loss"` and `"brier"`.
 #' @inheritParams cv_mlls
 #' @return An object of class `c("cv_<name>", "ml_cv")` (`name` the class of
 #'   the fitted model, or "model"), with the components described in
 #'   [cv_mlls()]: `grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`, `fit`,
-#'   `foldid`, and `<hyperparameter>_best`, `<hyperparameter>_1se`.  The final
-#'   model's `thresholds` component, when it has one, is replaced by the
-#'   out-of-fold thresholds (`thresholds = "oof"`).
+#'   `foldid`, and `<hyperparameter>_best`, `<hyperparameter>_1se`,
+#'   `order_rule` (the regularisation order, in words) and `scored_by`.  The
+#'   final model's `thresholds` component is set to the out-of-fold
+#'   thresholds (`thresholds = "oof"`).
 #' @examples
 #' x <- mlss::yeast$x[1:300, ]
 #' y <- mlss::yeast$y[1:300, ]
@@ -63,15 +108,44 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
                   foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                   select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                   progress = interactive(), order = NULL,
-                  na_labels = c("refuse", "keep", "negative"), ...) {
+                  na_labels = c("refuse", "keep", "negative"), probabilities = FALSE, ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "ml_cv"))
   check_no_dots(...)
+  probabilities <- check_flag(probabilities, "probabilities")
+  axes_given <- if (is.data.frame(grid)) NULL else grid
+  if (is.null(order)) {
+    inferred <- infer_grid_order(grid, fit)
+    order <- inferred$order
+    order_rule <- inferred$rule
+  } else {
+    if (!is.function(order)) stop_arg("'order' must be a function(grid) giving row numbers")
+    order_rule <- "given by 'order'"
+  }
+  ml_cv_run(x, y, fit, grid, predict = predict, warm_start = warm_start, nfolds = nfolds,
+            foldid = foldid, measure = measure, thresholds = match.arg(thresholds),
+            select = match.arg(select), keep = keep, parallel = parallel,
+            progress = progress, order = order, order_rule = order_rule,
+            na_labels = match.arg(na_labels),
+            probabilities = if (probabilities) "label", call = call, fun = "ml_cv")
+}
+
+# The engine run of ml_cv() and of the cv_*() functions built on it, with
+# what ml_cv() does not let a user say: a decoder (the method's own
+# predict(type = "class"), used for measures of label sets), joint
+# probabilities (loglik), the rule of the order for print(), and the name of
+# the function for messages.
+ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 5,
+                      foldid = NULL, measure = "macro_f1", thresholds = "oof",
+                      select = "best", keep = FALSE, parallel = FALSE,
+                      progress = interactive(), order, order_rule,
+                      na_labels = "refuse", probabilities = NULL, decoder = FALSE,
+                      loglik = NULL, no_prob_hint = NULL, call, fun) {
   if (!is.function(fit)) stop_arg("'fit' must be a function(x, y, ...)")
   if (is.null(predict)) predict <- function(object, newx) stats::predict(object, newx, type = "score")
   if (!is.function(predict)) stop_arg("'predict' must be a function(object, newx)")
   warm_start <- check_flag(warm_start, "warm_start")
-  opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
-                    progress)
+  opt <- cv_options(measure, thresholds, select, keep, parallel, progress)
   axes <- NULL
   if (is.data.frame(grid)) {
     if (!nrow(grid) || is.null(names(grid)) || any(names(grid) == ""))
@@ -85,14 +159,12 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
   }
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
-  na_labels <- match.arg(na_labels)
   # y (with any NA) is the truth the folds are scored on; y_fit what fit() sees
   y <- as_labels(xy$y, nrow(x), na = if (na_labels == "refuse") "refuse" else "keep",
-                 fun = "ml_cv")
+                 fun = fun)
   y_fit <- y
   if (na_labels == "negative" && anyNA(y_fit)) y_fit[is.na(y_fit)] <- FALSE
   foldid <- cv_foldid(y, nfolds, foldid)
-  if (is.null(order)) order <- function(grid) seq_len(nrow(grid))
 
   fit_at <- function(rows, point, init) {
     args <- c(list(x[rows, , drop = FALSE], y_fit[rows, , drop = FALSE]), as.list(point))
@@ -113,8 +185,15 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
     }
     s
   }
+  keep_model <- decoder || !is.null(loglik)
   spec <- list(
-    name = "model", grid = grid, axes = axes, parallel_score = TRUE,
+    name = "model", grid = grid, axes = axes, parallel_score = TRUE, fun = fun,
+    probabilities = probabilities, no_prob_hint = no_prob_hint, order_rule = order_rule,
+    # the method's own labels: predict(type = "class") without thresholds
+    decoder = if (decoder) function(model, rows)
+      stats::predict(model, x[rows, , drop = FALSE], type = "class"),
+    loglik = if (!is.null(loglik)) function(model, rows)
+      loglik(model, x[rows, , drop = FALSE], y[rows, , drop = FALSE]),
     prepare = function(train) list(train = train, init = NULL),
     score = function(state, g) {
       tr <- state$train
@@ -124,12 +203,14 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
       thr <- if (opt$thresholds == "train")
         f1_thresholds(check_scores(predict(model, x[tr, , drop = FALSE]), length(tr), g),
                       y[tr, , drop = FALSE], level = opt$level)$threshold
-      list(scores = scores, thresholds = thr,
+      list(scores = scores, thresholds = thr, model = if (keep_model) model,
            state = if (warm_start) list(train = tr, init = model))
     },
     refit = function(point, thr) {
       model <- fit_at(seq_len(nrow(x)), point, NULL)
-      if (!is.null(thr) && is.list(model) && !is.null(model$thresholds))
+      # a decoder's labels take no thresholds; any other model carries the
+      # out-of-fold ones, which its predict(type = "class") uses
+      if (!decoder && !is.null(thr) && is.list(model))
         model <- set_thresholds(model, thr)
       model
     },
@@ -140,7 +221,79 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
   cv
 }
 
+# The regularisation order of a grid a user writes, from the names of its
+# hyperparameters: for each axis, which end is the more regularised.
+#   larger is more regularised: lambda*, alpha, beta, mu, penalty, ridge,
+#     shrinkage, s (smoothing), knn and neighbours (more neighbours, smoother),
+#     and k when `fit` calls mlknn() or iblr() (k neighbours);
+#   smaller is more regularised: cost, C (the inverse of a penalty), max_iter
+#     and maxit (early stopping), r, rank, dim, ncomp and k elsewhere (fewer
+#     directions).
+# Axes it does not know make it take the grid's rows as given, from the most
+# to the least regularised, and say so.
+infer_grid_order <- function(grid, fit) {
+  g <- if (is.data.frame(grid)) grid else if (is.list(grid) && length(grid) &&
+    !is.null(names(grid))) do.call(expand.grid, c(grid, stringsAsFactors = FALSE)) else
+      return(list(order = function(grid) seq_len(nrow(grid)), rule = "the grid's order"))
+  body <- if (is.function(fit)) paste(deparse(fit), collapse = " ") else ""
+  knn <- grepl("mlknn\\(|iblr\\(", body)
+  dir <- vapply(names(g), function(p) grid_axis_direction(p, knn), 0)
+  numeric_axes <- vapply(g, is.numeric, NA)
+  if (anyNA(dir) || !all(numeric_axes)) {
+    unknown <- names(g)[is.na(dir) | !numeric_axes]
+    message("ml_cv(): the regularisation direction of ", paste0("'", unknown, "'", collapse = ", "),
+            " is not known: the grid's rows are taken as running from the most to the ",
+            "least regularised (give 'order' to say otherwise)")
+    return(list(order = function(grid) seq_len(nrow(grid)),
+                rule = "the grid's rows, taken as from the most to the least regularised"))
+  }
+  vary <- names(g)[vapply(g, function(v) length(unique(v)) > 1, NA)]
+  rule <- if (!length(vary)) "the grid's order (one point)" else
+    paste(paste0(ifelse(dir[vary] > 0, "larger ", "smaller "), vary), collapse = ", then ")
+  list(order = function(grid) {
+    keys <- lapply(names(dir), function(p) -dir[[p]] * grid[[p]])
+    do.call(order, unname(keys))
+  }, rule = paste(rule, "first (inferred from the names)"))
+}
+
+# +1 when a larger value regularises more, -1 when a smaller one does, NA
+# when the name says nothing.
+grid_axis_direction <- function(name, knn) {
+  p <- tolower(name)
+  if (p %in% c("cost", "c", "max_iter", "maxit", "r", "rank", "dim", "ncomp", "nu_inv")) return(-1)
+  if (p %in% c("knn", "neighbours", "neighbors")) return(1)
+  if (p == "k") return(if (knn) 1 else -1)
+  if (grepl("^lambda", p) || p %in% c("alpha", "beta", "mu", "penalty", "ridge", "shrinkage",
+                                        "s", "smoothing", "l1", "l2"))
+    return(1)
+  NA_real_
+}
+
 # "beta = 0.1, alpha = 1": a grid point (one row of the grid) for a message.
 grid_point_label <- function(point) {
   paste0(names(point), " = ", vapply(point, function(v) format(v[[1]]), ""), collapse = ", ")
+}
+
+# The formula interface of every cv_*() function and ml_cv():
+# cv_br(cbind(l1, l2) ~ ., data = d, ...) is cv_br(<features>, <labels>, ...)
+# with the features built as the fitting functions' formula methods build
+# them (model_data()), and the fit (and any refit) keeps what predict()
+# needs to rebuild them from a data frame.  `call` is the cv function's
+# match.call(), whose `x` is the formula; a data frame given second (as `y`)
+# is taken as `data`.
+cv_formula <- function(call, env, name) {
+  args <- as.list(call)[-1L]
+  if (is.null(args$data) && !is.null(args$y)) names(args)[names(args) == "y"] <- "data"
+  mcall <- as.call(c(list(as.name(name)), args))
+  na.action <- if (!is.null(args$na.action)) eval(args$na.action, env) else stats::na.fail
+  md <- model_data(mcall, na.action, env)
+  rest <- args[!names(args) %in% c("x", "y", "data", "subset", "na.action")]
+  rest <- lapply(rest, eval, env)
+  cv <- do.call(get(name, envir = asNamespace("mlss")), c(list(md$x, md$y), rest))
+  with_parts <- function(fit) structure(c(unclass(fit), md$formula_parts), class = class(fit))
+  cv$fit <- with_parts(cv$fit)
+  refit <- cv$refit
+  cv$refit <- function(point, thr) with_parts(refit(point, thr))
+  cv$call <- call
+  cv
 }

@@ -115,10 +115,26 @@ test_that("every cv_*() puts its one-standard-error point on the regularised sid
     cv_mlcrf = list(cv = function() cv_mlcrf(xs, ys, lambda_w = c(0.3, 0.03), eta = c(0.5, 1),
                                             lambda_v = 0.05, foldid = fid[1:150],
                                             progress = FALSE),
-                    rank = function(g) order(-g$lambda_w, -g$eta))
+                    rank = function(g) order(-g$lambda_w, -g$eta)),
+    # a grid the user writes, no 'order': inferred from the names
+    ml_cv_cost = list(cv = function() ml_cv(x, y, function(x, y, cost) br(x, y, cost = cost),
+                                            grid = list(cost = c(10, 0.001, 1, 0.1)),
+                                            foldid = fid, progress = FALSE),
+                      rank = function(g) order(g$cost)),
+    ml_cv_lambda = list(cv = function() ml_cv(x, y, function(x, y, lambda) cplst(x, y, k = 3,
+                                                                                 lambda = lambda),
+                                              grid = list(lambda = 10^(-2:2)), foldid = fid,
+                                              progress = FALSE),
+                        rank = function(g) order(-g$lambda))
   )
+  # every cv_*() of the package is in the list
+  expect_true(all(grep("^cv_", getNamespaceExports("mlss"), value = TRUE) %in% names(cases)))
   for (nm in names(cases)) {
     cv <- suppressWarnings(cases[[nm]]$cv())
+    # the order is declared and print() states it
+    expect_match(paste(capture.output(print(cv)), collapse = "\n"),
+                 "regularisation order \\(ties and the 1se point\\): (larger|smaller) ",
+                 label = nm)
     rank <- cases[[nm]]$rank(cv$grid)
     pos <- match(c(cv$best, cv$best_1se), rank)
     expect_lte(pos[2], pos[1], label = paste(nm, "rank of the 1-SE point"))
