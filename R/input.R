@@ -292,10 +292,10 @@ check_newx_columns <- function(newx, features, d, arg = "newx") {
   named <- !is.null(features) && !is.null(nm)
   missing_cols <- if (named) setdiff(features, nm)
   unknown <- if (named) setdiff(nm, features)
-  which_cols <- paste0(
+  which_cols <- paste(c(
     if (length(missing_cols)) paste0("no column for the feature(s) ", label_names(missing_cols)),
-    if (length(missing_cols) && length(unknown)) "; ",
-    if (length(unknown)) paste0("column(s) ", label_names(unknown), " not in the training data"))
+    if (length(unknown)) paste0("column(s) ", label_names(unknown), " not in the training data")),
+    collapse = "; ")
   if (ncol(newx) != d)
     stop_arg("'", arg, "' has ", ncol(newx), " columns but the model was fitted on ", d,
              if (nzchar(which_cols)) paste0(": ", which_cols))

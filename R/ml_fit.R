@@ -68,5 +68,6 @@ ml_decode.default <- function(object, x, ...) {
 ml_newx <- function(object, x, arg = "newx") UseMethod("ml_newx")
 
 ml_newx.default <- function(object, x, arg = "newx") {
-  check_newx_columns(as_features(x, arg), object$features, object$n_features, arg)
+  check_newx_columns(as_features(x, arg), object$features,
+                     object$n_features %||% length(object$features), arg)
 }

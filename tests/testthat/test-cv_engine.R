@@ -169,7 +169,7 @@ test_that("predict() and coef() at another grid point refit with its out-of-fold
                predict(ref, p$X, type = "class"))
   expect_equal(coef(cv, alpha = 1, beta = 1), coef(ref))
   one_se <- mlls(p$X, p$Y, alpha = cv$alpha_1se, beta = cv$beta_1se)
-  expect_equal(predict(cv, p$X, s = "1se"), predict(one_se, p$X))
+  expect_equal(predict(cv, p$X, s = "1se", type = "score"), predict(one_se, p$X, type = "score"))
   expect_message(predict(cv, p$X, alpha = 0.5, beta = 1), "not on the grid")
   expect_error(predict(cv, p$X, s = "lambda.1se"), "'arg' should be one of")
   expect_error(predict(cv, p$X, s = "best", alpha = 1), "either 's' or values")

@@ -22,7 +22,7 @@ test_that("cv_lewl's out-of-fold scores equal refitting lewl() per fold", {
   ref <- lewl(p$x, p$y, k = best$k, lambda = best$lambda, beta = best$beta, knn = 5)
   expect_equal(cv$fit$D, ref$D, tolerance = 1e-8)
   expect_equal(cv$fit$thresholds, ref$thresholds)
-  expect_equal(predict(cv, p$x[1:3, ]), predict(ref, p$x[1:3, ]), tolerance = 1e-8)
+  expect_equal(predict(cv, p$x[1:3, ], type = "score"), predict(ref, p$x[1:3, ], type = "score"), tolerance = 1e-8)
   # the cross-validation object carries no n x n kernel of its refit either
   # (it keeps x and y for refits at other points: linear in n)
   size <- function(n) {

@@ -94,7 +94,7 @@ test_that("the best pair is refitted on all the data with out-of-fold thresholds
   fit <- mlls(p$X, p$Y, alpha = cv$alpha_best, beta = cv$beta_best)
   expect_equal(cv$fit$U, fit$U)
   expect_equal(cv$fit$thresholds, f1_thresholds(cv$oof[, , best], p$Y)$threshold)
-  expect_equal(predict(cv, p$X), predict(fit, p$X))
+  expect_equal(predict(cv, p$X, type = "score"), predict(fit, p$X, type = "score"))
   expect_equal(coef(cv), coef(fit))
   expect_identical(dimnames(cv$cvm), list(alpha = c("0", "0.01", "1"),
                                           beta = c("0.001", "0.1", "10")))
@@ -163,7 +163,7 @@ test_that("the formula interface", {
   cvm <- cv_mlls(p$X, p$Y, alpha = c(0, 1), beta = c(0.1, 1), foldid = cv$foldid,
                  progress = FALSE)
   expect_equal(cv$cvfold, cvm$cvfold)
-  expect_equal(predict(cv, df), predict(cvm, p$X), ignore_attr = TRUE)
+  expect_equal(predict(cv, df, type = "score"), predict(cvm, p$X, type = "score"), ignore_attr = TRUE)
 })
 
 test_that("bad arguments are errors naming them", {

@@ -24,7 +24,7 @@ test_that("out-of-fold scores equal refitting ssmddm() on each fold (dense and s
       }
       expect_identical(cv$best, ref_best(cv$cvfold, cv$grid))
       best <- ssmddm(Xd, Y, alpha = cv$alpha_best, beta = cv$beta_best, k = 3, r = 2)
-      expect_equal(predict(cv, Xd), predict(best, Xd))
+      expect_equal(predict(cv, Xd, type = "projection"), predict(best, Xd, type = "projection"))
     }
   }
 })

@@ -143,6 +143,13 @@ for (name in names(registry)) local({
     dfit <- quiet(e$fit(d))
     expect_equal(unname(quiet(predict(dfit, d, type = "score"))), unname(s),
                  tolerance = 1e-6, info = name)
+    # an mldr data set (no split: every row)
+    if (requireNamespace("mldr", quietly = TRUE)) {
+      set.seed(1)
+      mfit <- quiet(e$fit(as_mldr(mlss_data(D$x, D$y))))
+      expect_equal(unname(quiet(predict(mfit, D$newx, type = "score"))), unname(s),
+                   tolerance = 1e-6, info = name)
+    }
   })
 
   test_that(paste0(name, ": missing labels, and ml_compare()"), {
