@@ -48,7 +48,7 @@
 #' @param beta Ridge penalty on the whole weights, > 0 for the SVM losses
 #'   (`NULL`: `alpha / 100`), 0 for `"ls"`.
 #' @param r Dimension of the shared subspace; `NULL` gives the papers'
-#'   `5 * floor((m - 1) / 5)` (at least 1).
+#'   `5 * floor((m - 1) / 5)` (at least 1), capped at the number of features.
 #' @param loss `"hinge"`, `"squared_hinge"` or `"ls"`.
 #' @param tol Relative change of the objective below which the alternation
 #'   stops.
@@ -103,7 +103,10 @@ aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), na = match.arg(na_labels), fun = "aso_svm")
   warn_constant_labels(y)
+  r_default <- is.null(r)
   r <- check_rank(r, ncol(y))
+  # the papers' default can exceed the features (cal500: 174 labels, 68 features)
+  if (r_default) r <- min(r, ncol(x))
   if (r > min(ncol(y), ncol(x)))
     stop_arg("'r' must be at most the number of labels and of features (",
              min(ncol(y), ncol(x)), ")")

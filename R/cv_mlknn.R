@@ -27,7 +27,7 @@
 #' cv <- cv_mlknn(e$x, e$y, k = c(5, 10, 20), nfolds = 3)
 #' cv
 #' @export
-cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = FALSE, nfolds = 5, foldid = NULL,
+cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = TRUE, nfolds = 5, foldid = NULL,
                      measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"), ...) {

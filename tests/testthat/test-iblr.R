@@ -9,28 +9,31 @@ iblr_data <- function(n = 70, d = 4, seed = 21) {
 test_that("IBLR-ML equals the paper's model fitted by optim()", {
   d <- iblr_data()
   for (k in c(3, 10)) {
-    fit <- iblr(d$x, d$y, k = k, cost = 0.7, tol = 1e-10)
+    fit <- iblr(d$x, d$y, k = k, cost = 0.7, tol = 1e-10, scale = FALSE)
     got <- predict(fit, d$newx, type = "score")
     expect_equal(unname(got), ref_iblr(d$x, d$y, d$newx, k, 0.7), tolerance = 1e-6)
     expect_identical(predict(fit, d$newx), got > 0.5)
     expect_identical(dim(fit$alpha), c(3L, 3L))
   }
   # the training rows: their neighbours leave themselves out when fitting, not when predicting
-  fit <- iblr(d$x, d$y, k = 5, cost = 2, tol = 1e-10)
+  fit <- iblr(d$x, d$y, k = 5, cost = 2, tol = 1e-10, scale = FALSE)
   expect_equal(unname(predict(fit, d$x[1:9, ], type = "score")),
                ref_iblr(d$x, d$y, d$x[1:9, ], 5, 2), tolerance = 1e-6)
 })
 
 test_that("IBLR-ML+ adds the original features; sparse x gives the same model", {
   d <- iblr_data()
-  fit <- iblr(d$x, d$y, k = 6, cost = 0.5, features = TRUE, tol = 1e-10)
+  fit <- iblr(d$x, d$y, k = 6, cost = 0.5, features = TRUE, tol = 1e-10, scale = FALSE)
   expect_identical(dim(fit$W), c(4L, 3L))
   got <- predict(fit, d$newx, type = "score")
   expect_equal(unname(got), ref_iblr(d$x, d$y, d$newx, 6, 0.5, features = TRUE),
                tolerance = 1e-6)
   xs <- d$x * (abs(d$x) > 0.6)
-  f1 <- iblr(Matrix::Matrix(xs, sparse = TRUE), d$y, k = 6, features = TRUE, tol = 1e-10)
-  f2 <- iblr(xs, d$y, k = 6, features = TRUE, tol = 1e-10)
+  # unscaled: scale = TRUE divides a sparse column by its largest absolute
+  # value and a dense one by its range (see ?mlknn)
+  f1 <- iblr(Matrix::Matrix(xs, sparse = TRUE), d$y, k = 6, features = TRUE, tol = 1e-10,
+             scale = FALSE)
+  f2 <- iblr(xs, d$y, k = 6, features = TRUE, tol = 1e-10, scale = FALSE)
   expect_equal(predict(f1, d$newx, type = "score"), predict(f2, d$newx, type = "score"),
                tolerance = 1e-8)
   expect_output(print(f1), "IBLR-ML\\+, k = 6")

@@ -29,11 +29,14 @@ test_that("mlknn() and iblr() with scale = FALSE on x * 1e200 give the scores of
   ref <- ref_mlknn(d$x[train, ], d$y[train, ], d$x[test, ], k = 10, s = 1)
   for (f in c(1e200, 1e-200)) {
     xf <- d$x * f
-    s <- as.matrix(predict(mlknn(xf[train, ], d$y[train, ]), xf[test, ], type = "score"))
+    s <- as.matrix(predict(mlknn(xf[train, ], d$y[train, ], scale = FALSE), xf[test, ],
+                           type = "score"))
     expect_equal(unname(s), ref, tolerance = 1e-12)
     # IBLR uses the neighbours only (not their distances): the fit of x itself
-    a <- as.matrix(predict(iblr(d$x[train, ], d$y[train, ]), d$x[test, ], type = "score"))
-    b <- as.matrix(predict(iblr(xf[train, ], d$y[train, ]), xf[test, ], type = "score"))
+    a <- as.matrix(predict(iblr(d$x[train, ], d$y[train, ], scale = FALSE), d$x[test, ],
+                           type = "score"))
+    b <- as.matrix(predict(iblr(xf[train, ], d$y[train, ], scale = FALSE), xf[test, ],
+                           type = "score"))
     expect_equal(b, a, tolerance = 1e-12)
   }
 })
