@@ -31,6 +31,8 @@ predict.mlls <- function(object, newx, type = c("score", "class"),
   type <- match.arg(type)
   arg <- if (missing(newdata)) "newx" else "newdata"
   newx <- newx_or_newdata(newx, newdata)
+  if (inherits(newx, "ml_chunks"))  # chunk by chunk (R/mlls_chunked.R)
+    return(predict_chunks(object, newx, type, progress = FALSE))
   d <- if (identical(object$method, "kernel"))
     (if (object$kernel$name == "precomputed") object$kernel$n else ncol(object$kernel$x))
   else nrow(object$U)
