@@ -192,6 +192,15 @@ test_that("out-of-fold F1 thresholds from histograms lose at most the stated bou
     got <- vapply(1:3, function(l) f1_of(l, cv$fit$thresholds[l]), 0)
     expect_equal(unname(cv$fit$oof_f1), got, tolerance = 1e-12)  # exact for its cut
     expect_true(all(best - got <= cv$fit$f1_bound + 1e-12))
+    # the counts and the bound, recounted in plain R from the exact scores
+    for (l in 1:3) {
+      e <- cv$fit$histograms$edges[[l]]
+      bin <- cut(oof[, l], c(-Inf, e, Inf), right = TRUE, labels = FALSE)
+      negs <- tabulate(bin[!d$y[, l]], length(e) + 1)
+      expect_equal(cv$fit$histograms$neg[, l], negs)
+      P <- sum(d$y[, l])
+      expect_equal(unname(cv$fit$f1_bound[l]), max(negs) / (P + max(negs)))
+    }
     if (bins == 4096L) expect_true(all(cv$fit$f1_bound < 0.02))
   }
 })
@@ -206,6 +215,11 @@ test_that("chunked cca_ridge() equals the in-memory fit", {
   expect_lt(rel_err(c1$intercept, c0$intercept), 1e-10)
   expect_equal(unname(c1$cor), unname(c0$cor), tolerance = 1e-10)
   expect_lt(rel_err(predict(c1, d$x), predict(c0, d$x)), 1e-10)
+  # fewer directions than labels: the whitening of the labels matters
+  c1 <- cca_ridge(src, lambda = 0.01, cost = 1, r = 2, thresholds = "none", progress = FALSE)
+  c0 <- cca_ridge(d$x, d$y, lambda = 0.01, cost = 1, r = 2)
+  expect_lt(rel_err(c1$W, c0$W), 1e-10)
+  expect_equal(unname(c1$cor), unname(c0$cor), tolerance = 1e-10)
 })
 
 test_that("files of every format the package reads make a source", {
@@ -310,6 +324,12 @@ test_that("with a cache folder a rerun recomputes only the chunks that are missi
   fit <- mlls(src, alpha = 0, beta = 1, cache = cache, progress = FALSE, thresholds = "none")
   expect_equal(reads$n, c(1L, 2L))  # chunk 1 for its columns, chunk 2 for its sums
   expect_lt(rel_err(fit$U, mlls(d$x, d$y, alpha = 0, beta = 1)$U), 1e-10)
+  # other settings (folds) do not reuse the cached sums
+  cv1 <- cv_mlls(src, alpha = 0, beta = 1, r = 1, nfolds = 2, seed = 1, cache = cache,
+                 thresholds = "none", progress = FALSE)
+  cv0 <- cv_mlls(src, alpha = 0, beta = 1, r = 1, nfolds = 2, seed = 1,
+                 thresholds = "none", progress = FALSE)
+  expect_identical(cv1$cvfold, cv0$cvfold)
   unlink(cache, recursive = TRUE)
 })
 
@@ -378,20 +398,20 @@ test_that("the same result under sequential, multisession and cluster plans", {
                             progress = FALSE)
   future::plan("sequential")
   seq_cv <- run()
-  future::plan("multisession", workers = 2)
-  ms_cv <- run()
-  cl <- parallelly::makeClusterPSOCK(2, autoStop = TRUE)
+  cl <- parallelly::makeClusterPSOCK(2, autoStop = TRUE)  # two local PSOCK workers
   future::plan("cluster", workers = cl)
   cl_cv <- run()
-  future::plan("sequential")
+  future::plan("multisession", workers = 2)
+  ms_cv <- run()
   expect_identical(ms_cv$cvfold, seq_cv$cvfold)
   expect_identical(cl_cv$cvfold, seq_cv$cvfold)
   expect_identical(ms_cv$fit$U, seq_cv$fit$U)
   expect_identical(cl_cv$fit$thresholds, seq_cv$fit$thresholds)
+  expect_identical(ms_cv$fit$thresholds, seq_cv$fit$thresholds)
   # a worker's failure names the chunk
   file.remove(files[2])
-  future::plan("multisession", workers = 2)
   expect_error(mlls(src, alpha = 0, beta = 1, progress = FALSE), "chunk 2 \\(file")
+  future::plan("sequential")
 })
 
 test_that("progress over the chunks does not change the result", {
