@@ -14,9 +14,9 @@
 #'   frame whose label columns `labels` names; ARFF files read with
 #'   [read_mulan()] (`format = "mulan"`, the labels from `labels` or an `xml`
 #'   in `read_args`) or [read_meka()] (`format = "meka"`); LIBSVM files read
-#'   with [read_libsvm_ml()] (`format = "libsvm"`; give `read_args =
-#'   list(n_features = d, labels = ids)` so that every chunk has the same
-#'   columns).  `format = "auto"` goes by the extension (`.rds`, `.arff`
+#'   with [read_libsvm_ml()] (`format = "libsvm"`; give
+#'   `read_args = list(n_features = d, labels = ids)` so that every chunk
+#'   has the same columns).  `format = "auto"` goes by the extension (`.rds`, `.arff`
 #'   (possibly `.gz`) as Mulan, `.svm`, `.libsvm` or `.txt` as LIBSVM).
 #' * **A database** (a `DBI` connection, or a function of no arguments that
 #'   opens one): `query` is read in pages of `chunk_rows` rows, by

@@ -62,16 +62,17 @@
 #' back to the majority rule.  (The exact small-sample form, for labels with
 #' at most 100 positives, is not applied.)
 #'
-#' **The bound.** Let \eqn{F^*} be the best F1 over all thresholds, at a
-#' threshold \eqn{t^*} in the interval \eqn{(e_{k-1}, e_k]}, with \eqn{b}
-#' negatives of that interval above \eqn{t^*} ... below the edge, and \eqn{P} the
-#' positives.  The edge \eqn{e_{k-1}} predicts the same rows as \eqn{t^*}
-#' plus at most the interval's rows below \eqn{t^*}: at least as many true
-#' positives and at most \eqn{N_k} more false positives (\eqn{N_k} the
-#' interval's negatives), so, with \eqn{F = 2TP/(TP + FP + P)},
+#' **The bound.** Let \eqn{F^*} be the best F1 over all thresholds, reached
+#' at a threshold \eqn{t^*} in the interval \eqn{(e_{k-1}, e_k]}, and
+#' \eqn{P} the number of positives.  The edge \eqn{e_{k-1}} predicts the
+#' rows \eqn{t^*} predicts plus the interval's rows at or below \eqn{t^*}:
+#' at least as many true positives and at most \eqn{N_k} more false
+#' positives (\eqn{N_k} the interval's negatives), so, with
+#' \eqn{F = 2TP/(TP + FP + P)} increasing in TP,
 #' \deqn{F^* - F(e_{k-1}) \le F^* \frac{N_k}{TP^* + FP^* + P + N_k} \le \frac{N_{max}}{P + N_{max}},}{F* - F(e) <= N_max / (P + N_max),}
 #' \eqn{N_{max}} the largest count of negatives in one interval.  The fit
-#' reports this bound per label (`f1_bound`); the F1 of the chosen threshold
+#' reports this bound per label (`f1_bound`; it holds for the best edge, before
+#' the chance rule); the F1 of the chosen threshold
 #' (`train_f1` or `oof_f1`) is exact for that threshold.
 #'
 #' @param x An [ml_chunks()] source.
