@@ -157,7 +157,7 @@ print.ml_chunks <- function(x, ...) {
                               else ", read in this session"),
                  "function" = paste0("a function giving ", x$n_chunks, " chunk(s)"))
   cat("Data in chunks: ", what, "\n", sep = "")
-  if (!is.null(x$labels)) cat("labels: ", label_list(as.character(x$labels)), "\n", sep = "")
+  if (!is.null(x$labels)) cat(label_list(as.character(x$labels)), "\n", sep = "")
   if (!is.null(x$features))
     cat(length(x$features), " features\n", sep = "")
   if (!is.null(x$fold)) cat("folds from the column '", x$fold, "'\n", sep = "")
