@@ -20,7 +20,7 @@ empty_sums <- function(d, m) {
 
 # The sums of one block: x (n x d, dense or dgCMatrix), y (n x m logical).
 block_sums <- function(x, y) {
-  n <- nrow(x)
+  n <- as.double(nrow(x))  # na * nb of the merge overflows an integer
   if (n == 0) return(empty_sums(ncol(x), ncol(y)))
   Y <- 2 * y - 1
   storage.mode(Y) <- "double"

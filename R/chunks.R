@@ -315,7 +315,10 @@ chunk_columns <- function(source) {
 # bar in a sequential run), and an error naming the chunk when one fails.
 chunk_apply <- function(source, idx, fun, progress = FALSE) {
   if (!length(idx)) return(list())
+  # under a sequential plan (or without future.apply) the chunks run in this
+  # session by a plain loop, which can show the package's own bar
   use_future <- requireNamespace("future.apply", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential") &&
     !(source$type == "dbi" && is.null(source$connect))
   wrap <- function(i) {
     tryCatch(fun(i), error = function(e) {

@@ -113,6 +113,17 @@ test_that("the merge of Chan, Golub and LeVeque equals plain-R sums, and subtrac
   expect_lt(rel_err(tr[[3]]$Sxx, r$Sxx), 1e-8)
 })
 
+test_that("chunks whose row counts multiply past the integer range merge", {
+  set.seed(5)
+  x <- matrix(rnorm(2.4e5), ncol = 2, dimnames = list(NULL, c("a", "b")))
+  y <- cbind(l = x[, 1] + rnorm(1.2e5) > 0)
+  src <- ml_chunks(function(i) list(x = x[(i - 1) * 6e4 + 1:6e4, ],
+                                    y = y[(i - 1) * 6e4 + 1:6e4, , drop = FALSE]),
+                   n_chunks = 2)
+  f1 <- mlls(src, alpha = 0, beta = 0.01, thresholds = "none", progress = FALSE)
+  expect_lt(rel_err(f1$U, mlls(x, y, alpha = 0, beta = 0.01)$U), 1e-10)
+})
+
 test_that("the fold rule is balanced within a chunk, deterministic, and leaves the RNG alone", {
   set.seed(3)
   before <- .Random.seed
