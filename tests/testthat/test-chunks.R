@@ -391,6 +391,7 @@ test_that("the same result under sequential, multisession and cluster plans", {
   skip_on_cran()
   skip_if_not_installed("future")
   skip_if_not_installed("future.apply")
+  skip_if_not_installed("parallelly")
   d <- chunk_data(n = 120)
   dir <- tempfile("plans")
   dir.create(dir)
