@@ -32,7 +32,9 @@
 #'
 #' @section Columns:
 #' Every chunk must have the same feature and label columns, by name: the
-#' reference is the first chunk (or `features` and `labels` when given).  A
+#' reference is the first chunk, read once in the calling session, or
+#' `features` and `labels` when both are given (then no chunk is read
+#' there: workers on other machines may hold files the session cannot see).  A
 #' chunk whose columns are the same in another order is reordered; a chunk
 #' with other columns is an error that names the chunk and the columns that
 #' differ.  With `fold`, the named feature column holds each row's fold
@@ -299,9 +301,9 @@ conform_columns <- function(a, ref, what, i, source) {
 }
 
 # The column names every chunk must have: given, or those of the first chunk.
+# The first chunk is read in this session unless both are given.
 chunk_columns <- function(source) {
-  if (!is.null(source$features) && is.character(source$labels) &&
-      !identical(source$type, "files"))
+  if (!is.null(source$features) && is.character(source$labels))
     return(list(features = source$features, labels = source$labels))
   ch <- read_chunk(source, 1)
   list(features = source$features %||% colnames(ch$x),

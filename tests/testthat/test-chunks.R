@@ -246,6 +246,11 @@ test_that("files of every format the package reads make a source", {
   f0 <- mlls(d$x, d$y, alpha = 0.1, beta = 0.01, r = 1)
   src <- ml_chunks(rds, labels = c("L1", "L2"))
   expect_output(print(src), "3 file")
+  # with features and labels given no chunk is read for its columns
+  known <- ml_chunks(c(file.path(dir, "absent.rds"), rds), labels = c("L1", "L2"),
+                     features = colnames(d$x))
+  expect_error(mlls(known, alpha = 0.1, beta = 0.01, r = 1, progress = FALSE),
+               "chunk 1 \\(file .*absent.rds")
   f1 <- mlls(src, alpha = 0.1, beta = 0.01, r = 1, progress = FALSE, thresholds = "none")
   expect_lt(rel_err(f1$U, f0$U), 1e-10)
   arff <- file.path(dir, sprintf("c%d.arff", 1:3))
