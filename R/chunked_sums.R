@@ -196,7 +196,8 @@ chunk_sums <- function(source, i, ref, nfolds, seed, cache = NULL) {
   sums
 }
 
-# One pass over the source: the per-fold sums of all chunks, merged.
+# One pass over the source: the per-fold sums of all chunks, merged where
+# they are computed (chunk_apply()'s groups) and then in this session.
 # Returns list(folds = the nfolds fold sums, total, ref, rows = per chunk).
 source_sums <- function(source, nfolds = 1L, seed = 1L, cache = NULL, progress = FALSE) {
   if (!is.null(cache)) {
@@ -208,11 +209,14 @@ source_sums <- function(source, nfolds = 1L, seed = 1L, cache = NULL, progress =
   ref <- chunk_columns(source)
   d <- length(ref$features)
   m <- length(ref$labels)
-  per <- chunk_apply(source, seq_len(source$n_chunks),
-                     function(i) chunk_sums(source, i, ref, nfolds, seed, cache), progress)
-  folds <- lapply(seq_len(nfolds), function(f) reduce_sums(lapply(per, `[[`, f), d, m))
+  acc <- chunk_apply(source, seq_len(source$n_chunks), function(i) {
+    sums <- chunk_sums(source, i, ref, nfolds, seed, cache)
+    list(sums = sums, rows = stats::setNames(sum(vapply(sums, `[[`, 0, "n")), i))
+  }, progress, reduce = function(a, b)
+    list(sums = Map(merge_sums, a$sums, b$sums), rows = c(a$rows, b$rows)))
+  folds <- acc$sums
   total <- reduce_sums(folds, d, m)
-  rows <- vapply(per, function(p) sum(vapply(p, `[[`, 0, "n")), 0)
+  rows <- unname(acc$rows[as.character(seq_len(source$n_chunks))])
   if (total$n == 0) stop_arg("the source has no rows: every chunk is empty")
   list(folds = folds, total = total, ref = ref, rows = rows)
 }

@@ -311,14 +311,18 @@ chunk_columns <- function(source) {
                 else colnames(ch$y))
 }
 
-# lapply() over chunks i, on the workers of the user's future::plan() when
-# future.apply is installed (sequentially in this session for a connection
-# that cannot travel), with progress (progressr where installed, else a text
-# bar in a sequential run), and an error naming the chunk when one fails.
-chunk_apply <- function(source, idx, fun, progress = FALSE) {
-  if (!length(idx)) return(list())
-  # under a sequential plan (or without future.apply) the chunks run in this
-  # session by a plain loop, which can show the package's own bar
+# fun(i) over chunks i, on the workers of the user's future::plan() when
+# future.apply is installed and the plan is not sequential (in this session
+# by a plain loop otherwise, and for a connection that cannot travel), with
+# progress (progressr where installed, else a text bar in this session), and
+# an error naming the chunk when one fails, after the other chunks have run.
+# With reduce (a function(a, b) of two results), the chunks go in at most 32
+# groups of consecutive chunks, each reduced where it runs, so that only one
+# result per group travels and is held; the groups do not depend on the plan,
+# so that every plan adds in the same order and gives the same bits.  Returns
+# the list of results, or the reduced result.
+chunk_apply <- function(source, idx, fun, progress = FALSE, reduce = NULL) {
+  if (!length(idx)) return(if (is.null(reduce)) list())
   use_future <- requireNamespace("future.apply", quietly = TRUE) &&
     !inherits(future::plan(), "sequential") &&
     !(source$type == "dbi" && is.null(source$connect))
@@ -329,38 +333,55 @@ chunk_apply <- function(source, idx, fun, progress = FALSE) {
       structure(list(message = msg, chunk = i), class = "chunk_failure")
     })
   }
-  prog <- progress && requireNamespace("progressr", quietly = TRUE)
-  if (use_future) {
-    run <- function(p) future.apply::future_lapply(idx, function(i) {
+  groups <- if (is.null(reduce)) as.list(idx) else
+    unname(split(idx, ceiling(seq_along(idx) / ceiling(length(idx) / 32))))
+  # a group: its chunks in order, reduced; failures kept, the others still run
+  run_group <- function(g, p) {
+    acc <- NULL
+    failures <- list()
+    for (i in g) {
       res <- wrap(i)
       if (!is.null(p)) p()
-      res
-    }, future.seed = TRUE, future.packages = "mlss")
+      if (inherits(res, "chunk_failure")) failures[[length(failures) + 1]] <- res
+      else if (is.null(reduce)) acc <- res
+      else acc <- if (is.null(acc)) res else reduce(acc, res)
+    }
+    list(value = acc, failures = failures)
+  }
+  prog <- progress && requireNamespace("progressr", quietly = TRUE)
+  if (use_future) {
+    run <- function(p) future.apply::future_lapply(groups, run_group, p = p,
+                                                   future.seed = TRUE,
+                                                   future.packages = "mlss")
     res <- if (prog) progressr::with_progress({
-      p <- progressr::progressor(along = idx)
-      run(p)
+      run(progressr::progressor(along = idx))
     }) else run(NULL)
   } else {
     bar <- if (progress && !prog) utils::txtProgressBar(0, length(idx), style = 3)
-    p <- if (prog) NULL
-    res <- vector("list", length(idx))
-    body <- function(p) for (k in seq_along(idx)) {
-      res[[k]] <<- wrap(idx[k])
-      if (!is.null(p)) p()
-      if (!is.null(bar)) utils::setTxtProgressBar(bar, k)
+    res <- vector("list", length(groups))
+    body <- function(p) {
+      done <- 0
+      tick <- function() {
+        if (!is.null(p)) p()
+        done <<- done + 1
+        if (!is.null(bar)) utils::setTxtProgressBar(bar, done)
+      }
+      for (k in seq_along(groups)) res[[k]] <<- run_group(groups[[k]], tick)
     }
     if (prog) progressr::with_progress({
       body(progressr::progressor(along = idx))
     }) else body(NULL)
     if (!is.null(bar)) close(bar)
   }
-  failed <- vapply(res, inherits, NA, "chunk_failure")
-  if (any(failed)) {
-    f <- res[failed]
-    stop_arg(f[[1]]$message,
-             if (sum(failed) > 1) paste0(" (and ", sum(failed) - 1, " more chunk(s) failed: ",
-                                         paste(vapply(f[-1], `[[`, 0, "chunk"), collapse = ", "),
-                                         ")"))
+  failed <- unlist(lapply(res, `[[`, "failures"), recursive = FALSE)
+  if (length(failed)) {
+    stop_arg(failed[[1]]$message,
+             if (length(failed) > 1)
+               paste0(" (and ", length(failed) - 1, " more chunk(s) failed: ",
+                      paste(vapply(failed[-1], `[[`, 0, "chunk"), collapse = ", "), ")"))
   }
-  res
+  values <- lapply(res, `[[`, "value")
+  if (is.null(reduce)) return(values)
+  values <- Filter(Negate(is.null), values)
+  Reduce(reduce, values)
 }

@@ -209,7 +209,6 @@ cv_mlls.ml_chunks <- function(x, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = 
     fit
   }
   fit <- refit(point)
-  oof_thr <- NULL
   if (thresholds == "oof") {
     model <- list(U = list(), b = list())
     for (f in seq_len(nfolds)) {
@@ -220,7 +219,6 @@ cv_mlls.ml_chunks <- function(x, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = 
     rng <- sums_score_range(S, model)
     h <- histogram_pass(x, ss$ref, model, nfolds, seed, rng, bins, progress)
     fit <- set_histogram_thresholds(fit, h, "oof")
-    oof_thr <- fit$thresholds
   }
   values <- unlist(lapply(names(grid), function(p)
     stats::setNames(list(grid[[p]][best], grid[[p]][best_1se]), paste0(p, c("_best", "_1se")))),
@@ -231,7 +229,7 @@ cv_mlls.ml_chunks <- function(x, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = 
                    ties = sum(cvm == cvm[best], na.rm = TRUE), measure = "mse",
                    higher_better = FALSE, thresholds = thresholds, foldid = NULL,
                    nfolds = nfolds, seed = seed, fold_rows = fold_n, edge = edge,
-                   oof_thresholds = oof_thr, fit = fit, refit = refit,
+                   fit = fit, refit = refit,
                    alpha = axes$alpha, beta = axes$beta, r = fit$r, rank = fit$rank,
                    chunk_rows = ss$rows, call = call), values),
             class = c("cv_mlls_chunks", "ml_cv"))
@@ -571,10 +569,8 @@ histogram_pass <- function(source, ref, model, nfolds, seed, range, bins, progre
       neg[, l] <- tabulate(bin[!ch$y[, l]], bins + 1)
     }
     list(pos = pos, neg = neg)
-  }, progress)
-  pos <- Reduce(`+`, lapply(per, `[[`, "pos"))
-  neg <- Reduce(`+`, lapply(per, `[[`, "neg"))
-  list(pos = pos, neg = neg, edges = edges)
+  }, progress, reduce = function(a, b) list(pos = a$pos + b$pos, neg = a$neg + b$neg))
+  list(pos = per$pos, neg = per$neg, edges = edges)
 }
 
 # F1 thresholds from the counts: candidates -Inf (every row predicted), the

@@ -170,6 +170,11 @@ test_that("chunked cv_mlls() gives the in-memory held-out squared error with the
   expect_s3_class(cv$fit, "mlls")
   expect_equal(cv$fit$alpha, cv$grid$alpha[cv$chosen])
   expect_output(print(cv), "mse")
+  # predict() and coef() of the cross-validation, at the chosen and the 1se points
+  expect_equal(predict(cv, d$x[1:3, ]), predict(cv$fit, d$x[1:3, ]))
+  f1se <- mlls(src, alpha = cv$alpha_1se, beta = cv$beta_1se, r = 2, thresholds = "none",
+               progress = FALSE)
+  expect_equal(coef(cv, s = "1se"), coef(f1se))
   # a fold column gives the folds instead
   rows <- chunk_rows_of(sizes)
   fid <- rep(1:3, length.out = 300)
