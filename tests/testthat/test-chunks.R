@@ -124,6 +124,14 @@ test_that("chunks whose row counts multiply past the integer range merge", {
   expect_lt(rel_err(f1$U, mlls(x, y, alpha = 0, beta = 0.01)$U), 1e-10)
 })
 
+test_that("more chunks than the 32 groups of the map are all merged", {
+  d <- chunk_data(n = 210)
+  src <- function_source(d, c(rep(3, 69), 3))
+  f1 <- mlls(src, alpha = 0.1, beta = 0.01, r = 2, thresholds = "none", progress = FALSE)
+  expect_equal(f1$nobs, 210)
+  expect_lt(rel_err(f1$U, mlls(d$x, d$y, alpha = 0.1, beta = 0.01, r = 2)$U), 1e-10)
+})
+
 test_that("the fold rule is balanced within a chunk, deterministic, and leaves the RNG alone", {
   set.seed(3)
   before <- .Random.seed
