@@ -58,6 +58,8 @@ threshold_source <- function(fit) {
 }
 
 threshold_note <- function(fit, digits) {
+  if (threshold_source(fit) == "none")  # a fit from chunks without its threshold pass
+    return("no thresholds chosen (every threshold 0)")
   if (threshold_source(fit) == "oof") {
     paste0("per-label thresholds chosen on out-of-fold scores by cross-validation",
            if (!is.null(fit$oof_f1))

@@ -74,6 +74,8 @@ predict.ml_fit <- function(object, newx, type = NULL, thresholds = NULL, newdata
   type <- if (is.null(type)) types[1] else match.arg(type, types)
   arg <- if (missing(newdata)) "newx" else "newdata"
   newx <- newx_or_newdata(newx, newdata)
+  if (inherits(newx, "ml_chunks"))  # a source in chunks: chunk by chunk (R/mlls_chunked.R)
+    return(predict_chunks(object, newx, type, progress = FALSE))
   if (type != "prob" && !is.null(y)) stop_arg("'y' is only used with type = \"prob\"")
   if (type != "class" && !is.null(thresholds))
     stop_arg("'thresholds' is only used with type = \"class\"")

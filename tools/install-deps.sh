@@ -21,7 +21,7 @@ if ! Rscript -e 'quit(status = !requireNamespace("LiblineaR", quietly = TRUE))' 
   echo "install-deps: installing LiblineaR"
   Rscript -e 'install.packages("LiblineaR", repos = "https://cloud.r-project.org")'
 fi
-PKGS="future future.apply knitr rmarkdown testthat"
+PKGS="future future.apply knitr rmarkdown testthat RSQLite DBI progressr parallelly"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $PKGS)
 # pandoc builds the vignettes; qpdf is what R CMD check --as-cran asks for.
 tools=""

@@ -1,0 +1,122 @@
+# MLLS from data in chunks (issue 24): synthetic dense data written as chunk
+# files, fitted by mlls() and cv_mlls() from the chunks with 1 and 2 workers.
+# Reported, in one process: the time of each against reading the chunks alone
+# and against one crossprod() of one chunk scaled to the whole; the speed-up
+# from 1 to 2 workers; the peak memory (VmHWM) of every process; and the
+# in-memory against the chunked fit on the same rows (time, same answer).
+#
+# The issue asks for 10^7 rows x 200 features x 50 labels in 100 files (16 GB
+# on disk).  Scale with MLSS_BENCH_ROWS (default 10^6: 1.6 GB in 100 files of
+# 10^4 rows), MLSS_BENCH_CHUNKS, MLSS_BENCH_D, MLSS_BENCH_M.  The files are
+# written under tempdir() (or MLSS_BENCH_DIR) and deleted at the end.
+#
+# Run: R_LIBS=lib Rscript bench/chunks.R   (needs future, future.apply,
+# parallelly; Linux for the peak memory from /proc)
+source(file.path("bench", "common.R"))
+stopifnot(requireNamespace("future", quietly = TRUE),
+          requireNamespace("future.apply", quietly = TRUE))
+
+n <- as.numeric(Sys.getenv("MLSS_BENCH_ROWS", "1e6"))
+k <- as.integer(Sys.getenv("MLSS_BENCH_CHUNKS", "100"))
+d <- as.integer(Sys.getenv("MLSS_BENCH_D", "200"))
+m <- as.integer(Sys.getenv("MLSS_BENCH_M", "50"))
+dir <- Sys.getenv("MLSS_BENCH_DIR", file.path(tempdir(), "mlss-bench-chunks"))
+dir.create(dir, showWarnings = FALSE, recursive = TRUE)
+rows <- diff(round(seq(0, n, length.out = k + 1)))
+
+peak_mb <- function() {  # the resident peak of this process, MB
+  s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
+  as.numeric(gsub("[^0-9]", "", s)) / 1024
+}
+
+main <- function() {
+# ---- the data: y from a low-rank linear model plus noise; offset columns ----
+set.seed(24)
+B <- matrix(rnorm(d * 5), d, 5) %*% matrix(rnorm(5 * m), 5, m) / sqrt(d)
+shift <- rep(c(0, 1e3), length.out = d)
+files <- file.path(dir, sprintf("chunk-%04d.rds", seq_len(k)))
+t_write <- system.time(for (i in seq_len(k)) {
+  x <- matrix(rnorm(rows[i] * d), rows[i], d, dimnames = list(NULL, paste0("f", seq_len(d))))
+  s <- x %*% B
+  y <- s + matrix(rnorm(length(s)), nrow(s)) > 0.5
+  colnames(y) <- paste0("L", seq_len(m))
+  x <- x + rep(shift, each = rows[i])
+  saveRDS(list(x = x, y = y), files[i], compress = FALSE)
+})[["elapsed"]]
+size_gb <- sum(file.size(files)) / 2^30
+cat(sprintf("data: %g rows x %d features x %d labels in %d files, %.2f GB on disk (written in %.1f s)\n",
+            n, d, m, k, size_gb, t_write))
+src <- ml_chunks(files)
+
+# ---- references in this process ---------------------------------------------
+t_read <- elapsed(for (f in files) readRDS(f))
+one <- readRDS(files[1])
+t_cp1 <- elapsed({
+  xc <- scale(one$x, scale = FALSE)
+  crossprod(xc)
+  crossprod(xc, 2 * one$y - 1)
+}, reps = 3)
+t_cp <- t_cp1 * n / rows[1]
+rm(one, xc)
+cat(sprintf("reading the chunks alone: %.1f s; one chunk's centred crossprod() (X'X and X'Y) scaled to all rows: %.1f s\n",
+            t_read, t_cp))
+
+# ---- 1 worker (this session) -------------------------------------------------
+future::plan("sequential")
+t_fit1 <- elapsed(fit1 <- mlls(src, alpha = 0.1, beta = 0.01, thresholds = "none",
+                               progress = FALSE))
+t_fit1_thr <- elapsed(fit1t <- mlls(src, alpha = 0.1, beta = 0.01, progress = FALSE))
+t_cv1 <- elapsed(cv1 <- cv_mlls(src, nfolds = 5, seed = 1, progress = FALSE))
+peak_main <- peak_mb()
+
+# ---- 2 workers (two local PSOCK processes) -----------------------------------
+cl <- parallelly::makeClusterPSOCK(2)
+future::plan("cluster", workers = cl)
+invisible(parallel::clusterEvalQ(cl, library(mlss)))
+t_fit2 <- elapsed(fit2 <- mlls(src, alpha = 0.1, beta = 0.01, thresholds = "none",
+                               progress = FALSE))
+t_cv2 <- elapsed(cv2 <- cv_mlls(src, nfolds = 5, seed = 1, progress = FALSE))
+peak_workers <- unlist(parallel::clusterEvalQ(cl, {
+  s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
+  as.numeric(gsub("[^0-9]", "", s)) / 1024
+}))
+future::plan("sequential")
+parallel::stopCluster(cl)
+stopifnot(identical(cv1$cvfold, cv2$cvfold), max(abs(fit1$U - fit2$U)) == 0)
+
+tab <- data.frame(
+  task = c("mlls() from chunks, thresholds = \"none\"", "mlls() with the threshold pass",
+           "cv_mlls(), 5 folds, 8 x 7 grid, OOF threshold pass"),
+  one_worker_s = c(t_fit1, t_fit1_thr, t_cv1),
+  two_workers_s = c(t_fit2, NA, t_cv2))
+tab$speedup <- tab$one_worker_s / tab$two_workers_s
+tab$vs_read <- tab$one_worker_s / t_read
+tab$vs_crossprod <- tab$one_worker_s / t_cp
+print(tab, digits = 3, row.names = FALSE)
+cat(sprintf("peak memory (VmHWM): this session %.0f MB (1-worker runs); workers %s MB\n",
+            peak_main, paste(sprintf("%.0f", peak_workers), collapse = ", ")))
+cat(sprintf("cv_mlls chose alpha = %g, beta = %g; held-out mse %.4f\n",
+            cv1$fit$alpha, cv1$fit$beta, min(cv1$cvm)))
+
+# ---- in memory against chunks, on the same rows -----------------------------
+if (n <= 1e6) {
+  parts <- lapply(files, readRDS)
+  X <- do.call(rbind, lapply(parts, `[[`, "x"))
+  Y <- do.call(rbind, lapply(parts, `[[`, "y"))
+  rm(parts)
+  gc(FALSE)
+  t_mem <- elapsed(fit_mem <- mlls(X, Y, alpha = 0.1, beta = 0.01))
+  t_mem_nothr <- elapsed(fit_mem0 <- mlss:::mlls_solve(X, Y, 0.1, 0.01, fit1$r, fitted = FALSE))
+  rel <- max(abs(fit1$U - fit_mem$U)) / max(abs(fit_mem$U))
+  relb <- max(abs(fit1$intercept - fit_mem$intercept)) / max(abs(fit_mem$intercept))
+  cat(sprintf(paste0("in memory (%g rows, data already read): mlls() %.1f s (the solve alone, ",
+                     "without training scores and thresholds, %.1f s); from chunks (reading ",
+                     "included): %.1f s without the threshold pass, %.1f s with it; ",
+                     "max relative difference of U %.1e, of the intercept %.1e\n"),
+              n, t_mem, t_mem_nothr, t_fit1, t_fit1_thr, rel, relb))
+  thr_same <- mean(abs(fit1t$thresholds - fit_mem$thresholds) < 0.05)
+  cat(sprintf("thresholds within 0.05 of the in-memory ones: %.0f%% of labels\n", 100 * thr_same))
+}
+}
+
+tryCatch(main(), finally = unlink(dir, recursive = TRUE))
