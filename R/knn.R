@@ -83,18 +83,27 @@ knn_divide <- function(x, s) {
 # Rescaling of the features before a kNN method measures distances
 # (`scale = TRUE` of mlknn() and iblr()): each column of a dense x to [0, 1]
 # by its training range, as Weka's EuclideanDistance does for Mulan's and
-# MEKA's ML-kNN and IBLR; each column of a sparse x divided by its largest
-# absolute value (no shift, so it stays sparse).  Constant columns are left
+# MEKA's ML-kNN and IBLR; each column of a sparse x divided by its range,
+# counting its zeros (no shift, so it stays sparse).  Constant columns are left
 # as they are.  Returns list(shift, width) or NULL.
 knn_scaling <- function(x, scale) {
   if (!check_flag(scale, "scale")) return(NULL)
   if (inherits(x, "dgCMatrix")) {
-    width <- numeric(ncol(x))
-    j <- rep(seq_len(ncol(x)), diff(x@p))
+    # the column's range, counting its implicit zeros, without a shift (so
+    # that x stays sparse): distances, which a shift does not change, are
+    # those of the dense scaling, and an offset changes nothing
+    nnz <- diff(x@p)
+    j <- rep(seq_len(ncol(x)), nnz)
+    hi <- lo <- numeric(ncol(x))
     if (length(j)) {
-      v <- tapply(abs(x@x), j, max)
-      width[as.integer(names(v))] <- v
+      idx <- sort(unique(j))
+      hi[idx] <- vapply(split(x@x, j), max, 0)
+      lo[idx] <- vapply(split(x@x, j), min, 0)
     }
+    zeros <- nnz < nrow(x)
+    hi[zeros] <- pmax(hi[zeros], 0)
+    lo[zeros] <- pmin(lo[zeros], 0)
+    width <- hi - lo
     shift <- numeric(ncol(x))
   } else {
     shift <- apply(x, 2, min)

@@ -38,8 +38,9 @@
 #' @param scale Rescale the features before measuring distances?  `TRUE`:
 #'   each column of a dense `x` to \[0, 1\] by its range on the training
 #'   data, as Weka's Euclidean distance does in Mulan's and MEKA's
-#'   implementations; each column of a sparse `x` divided by its largest
-#'   absolute value (it stays sparse).  New data get the same transformation.
+#'   implementations; each column of a sparse `x` divided by its range,
+#'   counting its zeros, without a shift (it stays sparse; the distances are
+#'   those of the dense scaling).  New data get the same transformation.
 #'   `FALSE`: the features as given (values whose squared distances overflow,
 #'   beyond about 1e150, or underflow are measured on `x` divided by a power
 #'   of 2: the same neighbours).  `TRUE` is the default since it was never

@@ -38,12 +38,8 @@ ml_registry <- function() {
                 types = c("class", "score", "prob"), na_labels = NULL),
     mlcrf = entry(function(x, ...) mlcrf(x, ..., lambda_v = 0.05, lambda_w = 0.05),
                   cv = "cv_mlcrf", types = c("class", "score", "prob")),
-    # unscaled, so that sparse and dense input give one model (scale = TRUE
-    # divides a sparse column by its largest absolute value, a dense one by
-    # its range)
-    mlknn = entry(function(x, ...) mlknn(x, ..., k = 5, scale = FALSE), cv = "cv_mlknn",
-                  na_labels = NULL),
-    iblr = entry(function(x, ...) iblr(x, ..., k = 5, scale = FALSE), na_labels = NULL),
+    mlknn = entry(function(x, ...) mlknn(x, ..., k = 5), cv = "cv_mlknn", na_labels = NULL),
+    iblr = entry(function(x, ...) iblr(x, ..., k = 5), na_labels = NULL),
     mlml = entry(function(x, ...) mlml(x, ..., knn = 5), na_labels = list(),
                  transductive = TRUE),
     lewl = entry(function(x, ...) lewl(x, ..., k = 2, knn = 5), cv = "cv_lewl",

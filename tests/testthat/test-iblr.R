@@ -29,8 +29,9 @@ test_that("IBLR-ML+ adds the original features; sparse x gives the same model", 
   expect_equal(unname(got), ref_iblr(d$x, d$y, d$newx, 6, 0.5, features = TRUE),
                tolerance = 1e-6)
   xs <- d$x * (abs(d$x) > 0.6)
-  # unscaled: scale = TRUE divides a sparse column by its largest absolute
-  # value and a dense one by its range (see ?mlknn)
+  # unscaled: with features = TRUE the scaled features enter the logistic
+  # models, and scale = TRUE shifts a dense column by its minimum but not a
+  # sparse one (see ?mlknn), which the penalised intercept sees
   f1 <- iblr(Matrix::Matrix(xs, sparse = TRUE), d$y, k = 6, features = TRUE, tol = 1e-10,
              scale = FALSE)
   f2 <- iblr(xs, d$y, k = 6, features = TRUE, tol = 1e-10, scale = FALSE)

@@ -124,9 +124,12 @@ test_that("mlcrf() is invariant to an offset up to its solver's tolerance", {
 })
 
 test_that("the distance-based methods are invariant to an offset", {
-  # kNN distances are differences of rows: nothing cancels (scale = FALSE)
+  # kNN distances are differences of rows: nothing cancels; the default
+  # scaling divides by the column range (dense: after subtracting the
+  # minimum; sparse: counting its zeros), which an offset does not change
   expect_offset_invariant(function(x, y) mlknn(x, y, k = 5), affine = FALSE)
   expect_offset_invariant(function(x, y) iblr(x, y, k = 5), affine = FALSE)
+  expect_offset_invariant(function(x, y) mlknn(x, y, k = 5, scale = FALSE), affine = FALSE)
   expect_offset_invariant(function(x, y) mlml(x, y, knn = 5), affine = FALSE)
   # the [0, 1] scaling of a dense x uses the column minimum: invariant too
   for (sh in list(c(40, 5), c(30, 50))) {
@@ -148,11 +151,12 @@ test_that("methods with a penalised intercept change with an offset, as document
   expect_gt(changed(function(x, y) br(x, y, learner = "svm", cost = 1)), 1e-3)
   expect_gt(changed(function(x, y) cc(x, y)), 1e-3)
   expect_gt(changed(function(x, y) pcc(x, y)), 1e-3)
-  expect_gt(changed(function(x, y) iblr(x, y, k = 5, features = TRUE)), 1e-3)
+  expect_gt(changed(function(x, y) iblr(x, y, k = 5, features = TRUE, scale = FALSE)), 1e-3)
   expect_gt(changed(function(x, y) aso_svm(x, y, alpha = 0.1, r = 2)), 1e-3)
-  # a sparse x is scaled by its largest absolute value, without a shift (so
-  # that it stays sparse): with an offset every column is about 1 wide
-  expect_gt(changed(function(x, y) mlknn(x, y, k = 5, scale = TRUE), sparse = TRUE), 1e-3)
+  # iblr()'s features enter its logistic models: unscaled, or scaled without
+  # a shift (sparse x), the offset reaches the penalised intercept
+  expect_gt(changed(function(x, y) iblr(x, y, k = 5, features = TRUE, scale = TRUE),
+                    sparse = TRUE), 1e-3)
 })
 
 test_that("huge data: cplst() and aso_svm(loss = 'ls') stop clearly, mlml() is exact", {

@@ -63,7 +63,9 @@ test_that("mddm() on x * 2^665 and x * 2^-700 solves the problem of x it equals"
     expect_equal(b$P * cs$len, a$P, tolerance = 1e-6)
   }
   xs <- Matrix::Matrix(x * 1e200, sparse = TRUE)
-  expect_equal(score(mddm(xs, d$y, k = 3), xs), score(mddm(x, d$y, k = 3), x), tolerance = 1e-9)
+  # mu = 0 (orthonormal P) is the same problem at every scale
+  expect_equal(score(mddm(xs, d$y, k = 3, mu = 0), xs), score(mddm(x, d$y, k = 3, mu = 0), x),
+               tolerance = 1e-9)
 })
 
 test_that("one huge value does not flush the other rows' distances", {
