@@ -158,6 +158,8 @@ test_that("every cv_*() takes a matrix, data frame, sparse matrix, formula, mlss
   exported <- grep("^cv_", getNamespaceExports("mlss"), value = TRUE)
   expect_setequal(names(calls), exported)
   split <- mlss_data(d$x, d$y, train = fid != 3)
+  as_mldr_ok <- requireNamespace("mldr", quietly = TRUE)
+  md <- if (as_mldr_ok) as_mldr(mlss_data(d$x, d$y))
   for (nm in names(calls)) {
     f <- get(nm, asNamespace("mlss"))
     run <- function(...) suppressMessages(suppressWarnings(
@@ -173,8 +175,8 @@ test_that("every cv_*() takes a matrix, data frame, sparse matrix, formula, mlss
                  unname(predict(ref, d$x[1:5, ], type = "score")), tolerance = 1e-6, info = nm)
     cvd <- run(split, foldid = rep(1:3, length.out = 30))
     expect_length(cvd$foldid, 30)  # the training rows only
-    if (requireNamespace("mldr", quietly = TRUE)) {
-      cvm <- run(as_mldr(mlss_data(d$x, d$y)), foldid = fid)
+    if (as_mldr_ok) {
+      cvm <- run(md, foldid = fid)
       same(cvm, "mldr")
     }
   }
