@@ -307,10 +307,10 @@ cca_ridge.ml_chunks <- function(x, lambda, cost = NULL, r = NULL,
   dimnames(W) <- list(features, labels)
   intercept <- stats::setNames(sums_intercept(S, W), labels)
   dimnames(W2) <- list(colnames(P), labels)
-  stage2 <- structure(list(W = W2, intercept = stats::setNames(S$my, labels),
-                           link = "identity", labels = labels, features = colnames(P)),
-                      class = "br")
-  fit <- structure(list(W = W, intercept = intercept,
+  stage2 <- new_ml_fit(list(W = W2, intercept = stats::setNames(S$my, labels),
+                            link = "identity", labels = labels, features = colnames(P)),
+                       "br", n_features = nrow(W2))
+  fit <- new_ml_fit(list(W = W, intercept = intercept,
                         thresholds = stats::setNames(rep(0, m), labels), link = "identity",
                         cost = stats::setNames(cost, labels), lambda = lambda,
                         projection = P, cor = stats::setNames(sqrt(pmax(ev$values, 0)),
@@ -319,7 +319,7 @@ cca_ridge.ml_chunks <- function(x, lambda, cost = NULL, r = NULL,
                         iter = stats::setNames(integer(m), labels), labels = labels,
                         features = features, n_pos = sums_positives(S), nobs = n,
                         chunk_rows = ss$rows, call = call),
-                   class = c("cca_ridge", "br"))
+                   c("cca_ridge", "br"), n_features = nrow(W))
   if (thresholds == "train") {
     model <- list(U = list(W), b = list(intercept))
     h <- histogram_pass(x, ss$ref, model, 1L, 1L, sums_score_range(S, model), bins, progress)

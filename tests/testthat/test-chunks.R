@@ -70,7 +70,7 @@ test_that("chunked mlls() equals the in-memory fit without intercept, and for sp
     expect_lt(rel_err(f1$U, f0$U), 1e-10)
     expect_lt(rel_err(f2$U, f3$U), 1e-10)
     expect_lt(rel_err(f2$U, f0$U), 1e-10)
-    expect_lt(rel_err(predict(f1, d$x), predict(f0, d$x)), 1e-10)
+    expect_lt(rel_err(predict(f1, d$x, type = "score"), predict(f0, d$x, type = "score")), 1e-10)
     if (icpt) expect_lt(rel_err(f2$intercept, f0$intercept), 1e-10)
     else expect_true(all(f1$intercept == 0))
   }
@@ -153,7 +153,7 @@ plain_cv <- function(x, y, foldid, grid, r) {
     for (g in seq_len(nrow(grid))) {
       fit <- suppressMessages(mlls(x[tr, ], y[tr, ], alpha = grid$alpha[g],
                                    beta = grid$beta[g], r = r))
-      res <- Y[!tr, ] - predict(fit, x[!tr, ])
+      res <- Y[!tr, ] - predict(fit, x[!tr, ], type = "score")
       out[g, f] <- sum(res^2) / length(res)
     }
   }
@@ -179,7 +179,8 @@ test_that("chunked cv_mlls() gives the in-memory held-out squared error with the
   expect_equal(cv$fit$alpha, cv$grid$alpha[cv$chosen])
   expect_output(print(cv), "mse")
   # predict() and coef() of the cross-validation, at the chosen and the 1se points
-  expect_equal(predict(cv, d$x[1:3, ]), predict(cv$fit, d$x[1:3, ]))
+  expect_equal(predict(cv, d$x[1:3, ], type = "score"),
+               predict(cv$fit, d$x[1:3, ], type = "score"))
   f1se <- mlls(src, alpha = cv$alpha_1se, beta = cv$beta_1se, r = 2, thresholds = "none",
                progress = FALSE)
   expect_equal(coef(cv, s = "1se"), coef(f1se))
@@ -206,7 +207,7 @@ test_that("out-of-fold F1 thresholds from histograms lose at most the stated bou
     oof <- matrix(0, 600, 3)
     for (f in 1:3) {
       fit <- mlls(d$x[foldid != f, ], d$y[foldid != f, ], alpha = 0, beta = 0.1, r = 1)
-      oof[foldid == f, ] <- predict(fit, d$x[foldid == f, ])
+      oof[foldid == f, ] <- predict(fit, d$x[foldid == f, ], type = "score")
     }
     best <- f1_thresholds(oof, d$y, level = 1)$f1
     f1_of <- function(l, t) {
@@ -238,7 +239,7 @@ test_that("chunked cca_ridge() equals the in-memory fit", {
   expect_lt(rel_err(c1$W, c0$W), 1e-10)
   expect_lt(rel_err(c1$intercept, c0$intercept), 1e-10)
   expect_equal(unname(c1$cor), unname(c0$cor), tolerance = 1e-10)
-  expect_lt(rel_err(predict(c1, d$x), predict(c0, d$x)), 1e-10)
+  expect_lt(rel_err(predict(c1, d$x, type = "score"), predict(c0, d$x, type = "score")), 1e-10)
   # fewer directions than labels: the whitening of the labels matters
   c1 <- cca_ridge(src, lambda = 0.01, cost = 1, r = 2, thresholds = "none", progress = FALSE)
   c0 <- cca_ridge(d$x, d$y, lambda = 0.01, cost = 1, r = 2)
@@ -366,10 +367,10 @@ test_that("predict() on a source scores chunk by chunk, or writes files", {
   d <- chunk_data(n = 60)
   src <- function_source(d, c(30, 0, 30))
   fit <- mlls(d$x, d$y, alpha = 0.1, beta = 0.1, r = 2)
-  p <- predict(fit, src)
+  p <- predict(fit, src, type = "score")
   expect_length(p, 3)
   expect_equal(nrow(p[[2]]), 0)
-  expect_equal(do.call(rbind, p), predict(fit, d$x), ignore_attr = TRUE)
+  expect_equal(do.call(rbind, p), predict(fit, d$x, type = "score"), ignore_attr = TRUE)
   dir <- tempfile("pred")
   files <- predict_chunks(fit, src, type = "class", folder = dir, progress = FALSE)
   expect_length(files, 3)
