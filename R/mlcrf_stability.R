@@ -25,7 +25,12 @@
 #' \eqn{\lambda}{lambda} of the path and \eqn{E = m(m-1)/2}; it is returned
 #' as `error_bound`.  The bound is only useful when \eqn{q} is small against
 #' \eqn{\sqrt{E}}{sqrt(E)}: the path should stop where few edges are selected,
-#' hence the default path, from `lambda_max` (no edge) down to a tenth of it.
+#' hence the default path, from `lambda_max` (no edge) down to the default
+#' `lambda_w` of [mlcrf()] (at which a pair without dependence enters the
+#' graph with probability about 0.05/E, see its Tuning section) on all the
+#' rows, times \eqn{1/\sqrt{fraction}}{1/sqrt(fraction)} (the noise of a
+#' subsample's gradient is that much larger): `nlambda` values evenly on a log
+#' scale.
 #'
 #' The refit on all rows is stage 2 of [mlcrf()] on the stable edges, with
 #' the edge ridge \eqn{\lambda_w (1 - \eta)}{lambda_w (1 - eta)} at `lambda_refit`
@@ -34,8 +39,7 @@
 #'
 #' @inheritParams mlcrf
 #' @param lambda_w The decreasing path of edge penalties; by default `nlambda`
-#'   values from `lambda_max` on all the rows down to `lambda_max / 10`,
-#'   evenly on a log scale.
+#'   values as described in the section Procedure.
 #' @param eta The group elastic-net mix (one value).
 #' @param nlambda Length of the default path.
 #' @param B Number of subsamples.
@@ -102,11 +106,13 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
                                            tol = tol, maxit = maxit)$lambda_v
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   prep_all <- mlcrf_prepare(x, y + 0, edge_type)
-  lambda_max <- mlcrf_lambda_range(x, y, lambda_v, eta, edge_type, tol, maxit)$lambda_max
+  range <- mlcrf_lambda_range(x, y, lambda_v, eta, edge_type, tol, maxit)
+  lambda_max <- range$lambda_max
   if (is.null(lambda_w)) {
     if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
       stop_arg("'nlambda' must be a whole number >= 1")
-    lambda_w <- lambda_max * 10^seq(0, -1, length.out = nlambda)
+    low <- min(range$lambda_default / sqrt(fraction), lambda_max)
+    lambda_w <- exp(seq(log(lambda_max), log(low), length.out = nlambda))
   }
   if (!is.numeric(lambda_w) || !length(lambda_w) || anyNA(lambda_w) || any(lambda_w < 0))
     stop_arg("'lambda_w' must be a vector of numbers >= 0")
