@@ -12,6 +12,14 @@
 #' so that every measure of [ml_metrics()] applies; the final model's
 #' `predict(type = "class")` still gives MAP label vectors.
 #'
+#' Structure recovery: on synthetic data drawn from CRFs with known graphs
+#' (bench/mlcrf_structure.R, results in bench/mlcrf_structure.md), the default
+#' choice by macro F1 rarely returns exactly the true edge set; choosing
+#' `lambda_w` by the held-out (pseudo-)likelihood does much better on the
+#' paper's three-label designs.  For the graph itself, see also
+#' [mlcrf_stability()].  `plot(cv, type = "path")` draws the edge
+#' strengths along the path ([plot.cv_mlcrf()]).
+#'
 #' @section Missing labels:
 #' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
 #' folds stratify on the observed positives, and the out-of-fold thresholds
@@ -45,6 +53,7 @@
 #' cv <- cv_mlcrf(x, y, lambda_v = 0.01, eta = 0.5, nlambda = 3, nfolds = 3)
 #' cv
 #' cv$fit$edges
+#' plot(cv, type = "path")
 #' @export
 cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda_v = NULL,
                      edge_type = c("full", "ising"), tol = 1e-6, maxit = 2000, nfolds = 5,

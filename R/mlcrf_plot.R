@@ -24,7 +24,8 @@ mlcrf_strength_path <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, m
 #' path, with the chosen \eqn{\lambda_w}{lambda_w} marked by a dashed line
 #' (and the one-standard-error point by a dotted one).  The `label` strongest
 #' pairs (at the smallest \eqn{\lambda_w}{lambda_w}) get a colour and their
-#' names in the right margin; the others are drawn in grey, so that the plot
+#' names in the right margin (shortened to fit a third of the device's width);
+#' the others are drawn in grey, so that the plot
 #' stays legible with many labels (30 labels are 435 pairs).  The other types
 #' are those of [plot.ml_cv()].
 #'
