@@ -27,10 +27,10 @@
 #' \eqn{\sqrt{E}}{sqrt(E)}: the path should stop where few edges are selected,
 #' hence the default path, from `lambda_max` (no edge) down to the default
 #' `lambda_w` of [mlcrf()] (at which a pair without dependence enters the
-#' graph with probability about 0.05/E, see its Tuning section) on all the
-#' rows, times \eqn{1/\sqrt{fraction}}{1/sqrt(fraction)} (the noise of a
-#' subsample's gradient is that much larger): `nlambda` values evenly on a log
-#' scale.
+#' graph with probability about 0.05/E, see its Tuning section), both on all
+#' the rows and multiplied by \eqn{1/\sqrt{fraction}}{1/sqrt(fraction)} (the
+#' noise of a subsample's gradient is that much larger): `nlambda` values
+#' evenly on a log scale.
 #'
 #' The refit on all rows is stage 2 of [mlcrf()] on the stable edges, with
 #' the edge ridge \eqn{\lambda_w (1 - \eta)}{lambda_w (1 - eta)} at `lambda_refit`
@@ -111,8 +111,9 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
   if (is.null(lambda_w)) {
     if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
       stop_arg("'nlambda' must be a whole number >= 1")
-    low <- min(range$lambda_default / sqrt(fraction), lambda_max)
-    lambda_w <- exp(seq(log(lambda_max), log(low), length.out = nlambda))
+    top <- lambda_max / sqrt(fraction)
+    low <- min(range$lambda_default, lambda_max) / sqrt(fraction)
+    lambda_w <- exp(seq(log(top), log(low), length.out = nlambda))
   }
   if (!is.numeric(lambda_w) || !length(lambda_w) || anyNA(lambda_w) || any(lambda_w < 0))
     stop_arg("'lambda_w' must be a vector of numbers >= 0")
