@@ -13,6 +13,14 @@
 #' the model's probability of each validation row's label vector (refused
 #' with missing labels) and `"brier"` on the marginals (see [ml_metrics()]).
 #'
+#' Structure recovery: on synthetic data drawn from CRFs with known graphs
+#' (bench/mlcrf_structure.R, results in bench/mlcrf_structure.md), the default
+#' choice by macro F1 rarely returns exactly the true edge set; choosing
+#' `lambda_w` by the held-out (pseudo-)likelihood does much better on the
+#' paper's three-label designs.  For the graph itself, see also
+#' [mlcrf_stability()].  `plot(cv, type = "path")` draws the edge
+#' strengths along the path ([plot.cv_mlcrf()]).
+#'
 #' @section Missing labels:
 #' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
 #' folds stratify on the observed positives, and the out-of-fold thresholds
@@ -26,10 +34,19 @@
 #'   the values of `eta`) down to `lambda_max / 100`, evenly on a log scale.
 #' @param eta The values of the group elastic-net mix to try.
 #' @param nlambda The length of the default path.
+#' @param path Also fit stage 1 on all the rows along the path at the chosen
+#'   `eta` (warm starts) and keep the edge strengths, for
+#'   `plot(cv, type = "path")` (see [plot.cv_mlcrf()])?  It costs about one
+#'   more fold's path.
+#' @param progress Report progress: a message per step (the choice of
+#'   `lambda_v`, the grid, the path) and the engine's progress bar over the
+#'   folds and grid points.
 #' @return An object of class `c("cv_mlcrf", "ml_cv")` with the components of
 #'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
 #'   `lambda_w_best`, `eta_best`, ..., `fit`), `fit` being the [mlcrf()] fit on
-#'   all the data at the chosen point, plus `lambda_v`.
+#'   all the data at the chosen point, plus `lambda_v` and (with `path = TRUE`)
+#'   `path`: a list of `lambda_w`, `eta` and `strength`, the pairs x path
+#'   matrix of edge strengths.
 #' @examples
 #' x <- mlss::emotions$x[1:150, ]
 #' y <- mlss::emotions$y[1:150, 1:3]
@@ -37,12 +54,14 @@
 #' cv <- cv_mlcrf(x, y, lambda_v = 0.01, eta = 0.5, nlambda = 3, nfolds = 3)
 #' cv
 #' cv$fit$edges
+#' plot(cv, type = "path")
 #' @export
 cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda_v = NULL,
                      edge_type = c("full", "ising"), tol = 1e-6, maxit = 2000, nfolds = 5,
                      foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                     progress = interactive(), na_labels = c("refuse", "negative"), ...) {
+                     progress = interactive(), na_labels = c("refuse", "negative"),
+                     path = TRUE, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
   check_no_dots(...)
@@ -58,9 +77,13 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                        fun = "cv_mlcrf")
   y <- y_truth  # the fits see NA as FALSE; ml_cv() scores the folds on y_truth
   if (anyNA(y)) y[is.na(y)] <- FALSE
-  if (is.null(lambda_v))
+  progress <- check_flag(progress, "progress")
+  say <- function(...) if (progress) message("cv_mlcrf: ", ...)
+  if (is.null(lambda_v)) {
+    say("choosing lambda_v per label (", ncol(y), " logistic regressions)")
     lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type, tol = tol,
                       maxit = maxit)$lambda_v
+  }
   if (is.null(lambda_w)) {
     top <- max(vapply(eta, function(e)
       mlcrf_lambda_range(x, y, lambda_v, e, edge_type, tol, maxit)$lambda_max, 0))
@@ -69,6 +92,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   }
   if (!is.numeric(lambda_w) || !length(lambda_w) || anyNA(lambda_w) || any(lambda_w < 0))
     stop_arg("'lambda_w' must be a vector of numbers >= 0")
+  say(length(unique(lambda_w)) * length(unique(eta)), " grid points x ",
+      if (is.null(foldid)) nfolds else max(foldid), " folds")
   fit <- function(x, y, lambda_w, eta, init = NULL)
     mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta, edge_type = edge_type,
           init = init, tol = tol, maxit = maxit)
@@ -86,5 +111,12 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                     log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
                   call = call, fun = "cv_mlcrf")
   cv$lambda_v <- lambda_v
+  if (isTRUE(path)) {
+    say("edge strengths along the path on all the rows")
+    eta_chosen <- cv$grid$eta[cv$chosen]
+    cv$path <- list(lambda_w = grid$lambda_w, eta = eta_chosen,
+                    strength = mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
+                                                   edge_type, tol, maxit))
+  }
   cv
 }

@@ -323,12 +323,10 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   keep <- switch(edges, none = integer(0), full = seq_len(nall), learn = NULL)
   stage1 <- NULL
   if (edges == "learn") {
-    s1 <- mlcrf_call_fit(prep, seq_len(nall), lambda_v, lambda_w, eta, start, 1L, tol, maxit)
+    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w, eta, start, tol, maxit)
     stage1 <- s1$theta
-    conv$stage1 <- s1[c("status", "iter", "objective")]
-    norms <- vapply(seq_len(nall), function(e)
-      sqrt(sum(stage1[, edge_columns(prep, e)]^2)), 0)
-    keep <- which(norms > 0)
+    conv$stage1 <- s1[c("status", "iter", "objective", "rounds")]
+    keep <- which(edge_norms(prep, stage1) > 0)
   }
   cols <- c(seq_len(prep$m), edge_columns(prep, keep))
   th0 <- if (!is.null(stage1)) stage1[, cols, drop = FALSE] else start[, cols, drop = FALSE]
@@ -350,6 +348,58 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   list(theta = s2$theta, keep = keep, stage1 = stage1, lambda_v = lambda_v,
        lambda_w = lambda_w, eta = eta, lambda_max = lambda_max, edge_mode = edges,
        convergence = conv)
+}
+
+# ||w_e|| of every pair, from a (d + 1) x (m + K E_all) matrix on all pairs.
+edge_norms <- function(prep, theta) {
+  nall <- length(prep$from)
+  if (!nall) return(numeric(0))
+  w <- theta[, prep$m + seq_len(nall * prep$K), drop = FALSE]
+  sqrt(colSums(matrix(colSums(w^2), prep$K)))
+}
+
+# Stage 1 on a working set of edges (the active-set strategy of glmnet's
+# strong rules, with the KKT conditions checked exactly): FISTA runs on the
+# edges that are non-zero in the start or whose gradient at the start breaks
+# the optimality condition of a zero edge (||g_e|| <= lambda_w eta); then the
+# gradient of every pair is computed once at the solution, and the pairs that
+# break the condition join the set, until none does.  The solution is that of
+# the problem on all pairs (a zero edge that satisfies its condition is
+# optimal where it is), and each FISTA iteration costs the products of the
+# working set only: along a path from lambda_max, a few edges of the E.
+mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, maxit) {
+  nall <- length(prep$from)
+  theta <- start
+  bound <- lambda_w * eta
+  grad_norms <- function(theta)
+    edge_norms(prep, mlcrf_call_objective(prep, seq_len(nall), lambda_v, lambda_w, eta,
+                                          theta)$gradient)
+  if (!any(theta[, -seq_len(prep$m)] != 0)) {
+    # a cold start: the nodes alone first, or every edge would break its
+    # condition at nodes that are still zero
+    theta[, seq_len(prep$m)] <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
+                                               theta[, seq_len(prep$m), drop = FALSE], 2L,
+                                               tol, maxit)$theta
+  }
+  active <- which(edge_norms(prep, theta) > 0 | grad_norms(theta) > bound)
+  iter <- 0L
+  rounds <- 0L
+  repeat {
+    rounds <- rounds + 1L
+    cols <- c(seq_len(prep$m), edge_columns(prep, active))
+    s1 <- mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta,
+                         theta[, cols, drop = FALSE], 1L, tol, maxit)
+    theta[, -seq_len(prep$m)] <- 0
+    theta[, cols] <- s1$theta
+    iter <- iter + s1$iter
+    if (s1$status != 0L || length(active) == nall) break
+    # a small slack for the tolerance the working-set problem was solved to
+    viol <- setdiff(which(grad_norms(theta) > bound * (1 + 1e-6) + tol), active)
+    if (!length(viol)) break
+    active <- sort(c(active, viol))
+  }
+  list(theta = theta, status = s1$status, iter = iter, objective = s1$objective,
+       rounds = rounds)
 }
 
 # The level of the default lambda_w (see the Tuning section).

@@ -99,10 +99,13 @@ static double sigmoid(double z) { return 1.0 / (1.0 + exp(-z)); }
 /* binary entropy of a probability */
 static double xlogx(double p) { return p > 0 ? p * log(p) : 0.0; }
 
+static double maxadd(double a, double b) { return a > b ? a : b; }
+
 int crf_bp(const crf_graph *g, const double *node, const double *pair, double damping,
-           int maxit, double tol, double *msg, double *newmsg, double *belief,
+           int maxit, double tol, int maxprod, double *msg, double *newmsg, double *belief,
            double *marg, double *delta, double *logZ)
 {
+    double (*comb)(double, double) = maxprod ? maxadd : logaddexp;
     int m = g->m, E = g->E, it;
     for (int k = 0; k < 2 * E; k++) msg[k] = 0.0;
     *delta = 0.0;
@@ -117,8 +120,8 @@ int crf_bp(const crf_graph *g, const double *node, const double *pair, double da
             double p01 = phi(pair, e, 0, 1), p10 = phi(pair, e, 1, 0), p11 = phi(pair, e, 1, 1);
             double ha = belief[g->from[e]] - msg[2 * e + 1];   /* cavity of from */
             double hb = belief[g->to[e]] - msg[2 * e];         /* cavity of to */
-            double to_b = logaddexp(p01, ha + p11) - logaddexp(0.0, ha + p10);
-            double to_a = logaddexp(p10, hb + p11) - logaddexp(0.0, hb + p01);
+            double to_b = comb(p01, ha + p11) - comb(0.0, ha + p10);
+            double to_a = comb(p10, hb + p11) - comb(0.0, hb + p01);
             newmsg[2 * e] = damping * msg[2 * e] + (1.0 - damping) * to_b;
             newmsg[2 * e + 1] = damping * msg[2 * e + 1] + (1.0 - damping) * to_a;
             dmax = fmax(dmax, fmax(fabs(newmsg[2 * e] - msg[2 * e]),
@@ -134,6 +137,11 @@ int crf_bp(const crf_graph *g, const double *node, const double *pair, double da
         belief[g->from[e]] += msg[2 * e + 1];
     }
     for (int l = 0; l < m; l++) marg[l] = sigmoid(belief[l]);
+    if (maxprod) {   /* max-marginal log-ratios in marg, no log Z */
+        for (int l = 0; l < m; l++) marg[l] = belief[l];
+        *logZ = NAN;
+        return it > maxit ? maxit : it;
+    }
     /* Bethe free energy: log Z ~ sum_e [E_b(phi_e) + H(b_e)] + sum_l [node_l b_l
      * + (1 - deg_l) H(b_l)], with the pairwise beliefs b_e of the messages */
     double lz = 0.0;
@@ -171,5 +179,62 @@ void crf_icm(const crf_graph *g, const double *node, const double *pair, int *y,
             if (v != y[l]) { y[l] = v; changed = 1; }
         }
         if (!changed) break;
+    }
+}
+
+int crf_components(int m, int E, const int *from, const int *to, int *comp, int *parent)
+{
+    for (int l = 0; l < m; l++) parent[l] = l;
+    for (int e = 0; e < E; e++) {
+        int a = from[e], b = to[e];
+        while (parent[a] != a) a = parent[a] = parent[parent[a]];
+        while (parent[b] != b) b = parent[b] = parent[parent[b]];
+        if (a != b) parent[a > b ? a : b] = a < b ? a : b;
+    }
+    int nc = 0;
+    for (int l = 0; l < m; l++) {
+        int r = l;
+        while (parent[r] != r) r = parent[r];
+        comp[l] = (r == l) ? nc++ : comp[r];   /* the root is the smallest label, met first */
+    }
+    return nc;
+}
+
+void crf_gibbs(const crf_graph *g, const double *node, const double *pair, int sweeps,
+               int burn, int nbatch, double (*runif)(void), int *y, double *marg,
+               double *se, int *best, double *best_score, double *batch)
+{
+    int m = g->m;
+    int per = sweeps / nbatch;
+    if (per < 1) { per = 1; nbatch = sweeps; }
+    for (int k = 0; k < m * nbatch; k++) batch[k] = 0.0;
+    memcpy(best, y, sizeof(int) * (size_t) m);
+    *best_score = crf_score(g, node, pair, y);
+    int total = burn + per * nbatch;
+    for (int s = 0; s < total; s++) {
+        int b = s < burn ? -1 : (s - burn) / per;
+        for (int l = 0; l < m; l++) {
+            double p = sigmoid(local_logodds(g, node, pair, y, l));
+            y[l] = runif() < p;
+            if (b >= 0) batch[b * m + l] += p;   /* Rao-Blackwellised */
+        }
+        double sc = crf_score(g, node, pair, y);
+        if (sc > *best_score) {
+            *best_score = sc;
+            memcpy(best, y, sizeof(int) * (size_t) m);
+        }
+    }
+    *se = 0.0;
+    for (int l = 0; l < m; l++) {
+        double mean = 0.0, ss = 0.0;
+        for (int b = 0; b < nbatch; b++) mean += batch[b * m + l] / per;
+        mean /= nbatch;
+        for (int b = 0; b < nbatch; b++) {
+            double d = batch[b * m + l] / per - mean;
+            ss += d * d;
+        }
+        marg[l] = mean;
+        double sel = nbatch > 1 ? sqrt(ss / (nbatch - 1) / nbatch) : INFINITY;
+        if (sel > *se) *se = sel;
     }
 }

@@ -33,10 +33,25 @@ void crf_exact(const crf_graph *g, const double *node, const double *pair, int *
  * the number of sweeps; *delta is the last largest change of a message;
  * *logZ the Bethe approximation of log Z.  Scratch: belief (m). */
 int crf_bp(const crf_graph *g, const double *node, const double *pair, double damping,
-           int maxit, double tol, double *msg, double *newmsg, double *belief,
+           int maxit, double tol, int maxprod, double *msg, double *newmsg, double *belief,
            double *marg, double *delta, double *logZ);
+/* With maxprod = 1, crf_bp runs max-product instead: marg then holds the
+ * max-marginal log-ratios (exact on a tree once converged), logZ is NaN. */
 /* ICM: sweeps that set each label to its best value given the others, from
  * the start in y, until nothing changes (or maxit sweeps). */
 void crf_icm(const crf_graph *g, const double *node, const double *pair, int *y, int maxit);
+
+/* Connected components: comp[l] in 0..nc-1 (numbered in the order of their
+ * smallest label); returns nc.  Scratch: parent (m). */
+int crf_components(int m, int E, const int *from, const int *to, int *comp, int *parent);
+/* Gibbs sampling from the state y: burn sweeps, then nbatch batches of
+ * sweeps / nbatch sweeps; marg the Rao-Blackwellised marginals (the mean of
+ * p(y_l = 1 | y_-l) over the kept sweeps), *se the largest batch-means
+ * standard error over the labels, best the most probable state visited (and
+ * *best_score its unnormalised log-probability).  runif() draws U(0, 1).
+ * Scratch: batch (m * nbatch). */
+void crf_gibbs(const crf_graph *g, const double *node, const double *pair, int sweeps,
+               int burn, int nbatch, double (*runif)(void), int *y, double *marg,
+               double *se, int *best, double *best_score, double *batch);
 
 #endif

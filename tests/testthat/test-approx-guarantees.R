@@ -47,12 +47,12 @@ approx_dense_potentials <- function(n, m = 10, sd_pair = 2, seed = 1) {
 }
 
 test_that("ICM returns a local optimum: no single-label flip raises the score", {
-  infer <- get("C_crf_infer", asNamespace("mlss"))
+  infer <- get("crf_infer_call", asNamespace("mlss"))
   P <- approx_dense_potentials(n = 30)
   m <- ncol(P$node)
-  ap <- suppressWarnings(.Call(infer, P$node, P$pair, P$from - 1L, P$to - 1L, FALSE, NULL,
+  ap <- suppressWarnings(infer(P$node, P$pair, P$from - 1L, P$to - 1L, "approximate", NULL,
                                0.5, 200L, 1e-8))
-  ex <- .Call(infer, P$node, P$pair, P$from - 1L, P$to - 1L, TRUE, NULL, 0.5, 200L, 1e-8)
+  ex <- infer(P$node, P$pair, P$from - 1L, P$to - 1L, "exact", NULL, 0.5, 200L, 1e-8)
   missed <- 0
   for (i in seq_len(nrow(P$node))) {
     sc <- function(y) approx_crf_score(y, P$node[i, ], P$pair[i, ], P$from, P$to)
@@ -62,18 +62,18 @@ test_that("ICM returns a local optimum: no single-label flip raises the score", 
       yf <- y; yf[l] <- 1 - yf[l]
       expect_lte(sc(yf), s + 1e-12)
     }
-    # the better of ICM from the independent solution and from the rounded
-    # marginals (the first on a tie)
+    # at least as good as ICM from the independent solution (one of the
+    # documented starts; the others are random or from sampling)
     a <- approx_icm(as.numeric(P$node[i, ] > 0), P$node[i, ], P$pair[i, ], P$from, P$to)
-    b <- approx_icm(as.numeric(ap$marginal[i, ] > 0.5), P$node[i, ], P$pair[i, ],
-                    P$from, P$to)
-    expect_equal(as.numeric(y), if (sc(b) > sc(a)) b else a)
+    expect_gte(s, sc(a) - 1e-12)
     # never better than the MAP, which it need not be
     expect_lte(s, sc(ex$map[i, ]) + 1e-12)
     missed <- missed + any(y != ex$map[i, ])
   }
-  # the guarantee is only local: on this graph ICM misses the MAP somewhere
-  expect_gt(missed, 0)
+  # the guarantee is only local, and said so: no MAP on a graph with cycles
+  # is certified
+  expect_false(any(ap$map_certified))
+  expect_lte(missed, 3)
 })
 
 test_that("predict.mlcrf()'s approximate MAP of a fit is a local optimum of its potentials", {
@@ -83,8 +83,10 @@ test_that("predict.mlcrf()'s approximate MAP of a fit is a local optimum of its 
   y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
   fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
   newx <- x[1:10, ]
-  cl <- predict(fit, newx, type = "class", inference = "approximate")
-  expect_identical(attr(cl, "inference")$map, "iterated conditional modes")
+  # (strong edges: the Gibbs marginals may warn about their Monte Carlo error)
+  cl <- suppressWarnings(predict(fit, newx, type = "class", inference = "approximate"))
+  expect_identical(attr(cl, "inference")$map,
+                   "max-product belief propagation and iterated conditional modes")
   # the potentials from the coefficients, in plain R
   X1 <- cbind(1, newx)
   node <- X1 %*% fit$nodes
@@ -101,11 +103,12 @@ test_that("predict.mlcrf()'s approximate MAP of a fit is a local optimum of its 
 })
 
 test_that("loopy BP that does not converge: a warning, the flag, and marginals in [0, 1]", {
-  infer <- get("C_crf_infer", asNamespace("mlss"))
+  infer <- get("crf_infer_call", asNamespace("mlss"))
   P <- approx_dense_potentials(n = 5, sd_pair = 3, seed = 2)
-  ap <- .Call(infer, P$node, P$pair, P$from - 1L, P$to - 1L, FALSE, NULL, 0.5, 3L, 1e-12)
-  # after 3 sweeps from zero messages nothing has converged to 1e-12
-  expect_identical(ap$bp_iter, rep(3L, 5))
+  ap <- infer(P$node, P$pair, P$from - 1L, P$to - 1L, "approximate", NULL, 0.5, 3L, 1e-12)
+  # after 3 sweeps from zero messages nothing has converged to 1e-12, nor
+  # with more damping (four tries of 3 sweeps)
+  expect_identical(ap$bp_iter, rep(12L, 5))
   expect_true(all(ap$bp_delta >= 1e-12))
   expect_true(all(ap$marginal >= 0 & ap$marginal <= 1))
   # through predict(): the warning and the per-instance flag
@@ -114,8 +117,10 @@ test_that("loopy BP that does not converge: a warning, the flag, and marginals i
   x <- matrix(rnorm(n * 3), n, 3, dimnames = list(NULL, paste0("f", 1:3)))
   y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
   fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
-  expect_warning(sc <- predict(fit, x[1:4, ], type = "score", inference = "approximate",
-                               maxit = 1, tol = 1e-14),
+  # (the marginals of a graph with cycles come from Gibbs sampling; BP's
+  # log Z is what type = "prob" uses)
+  expect_warning(sc <- predict(fit, x[1:4, ], type = "prob", y = y[1:4, ],
+                               inference = "approximate", maxit = 1, tol = 1e-14),
                  "did not converge for 4 of 4")
   expect_identical(attr(sc, "inference")$bp_converged, rep(FALSE, 4))
   expect_true(all(sc >= 0 & sc <= 1))

@@ -27,3 +27,23 @@ test_that("cv_mlcrf's out-of-fold marginals equal mlcrf() refitted on each fold"
   expect_equal(unname(cv$fit$lambda_v), rep(0.01, 3))
   expect_error(cv_mlcrf(X, Y, eta = 2), "'eta'")
 })
+
+test_that("the path of edge strengths has the edges of mlcrf() at each lambda_w, and plots", {
+  set.seed(41)
+  x <- mlss::emotions$x[1:120, 1:10]
+  y <- mlss::emotions$y[1:120, 1:4]
+  lam <- c(0.3, 0.1, 0.03)
+  cv <- cv_mlcrf(x, y, lambda_w = lam, eta = 0.5, lambda_v = 0.05, nfolds = 3, tol = 1e-7,
+                 progress = FALSE)
+  S <- cv$path$strength
+  expect_identical(dim(S), c(6L, 3L))
+  for (k in seq_along(lam)) {
+    fit <- mlcrf(x, y, lambda_v = 0.05, lambda_w = lam[k], eta = 0.5, tol = 1e-7)
+    expect_setequal(rownames(S)[S[, k] > 0], paste(fit$edges$from, fit$edges$to, sep = "~"))
+  }
+  expect_true(any(S > 0))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(cv, type = "path"), cv)
+  expect_error(plot(structure(list(), class = c("cv_mlcrf", "ml_cv")), type = "path"), "path")
+})

@@ -42,7 +42,7 @@ test_that("the objective on a sparse x equals the one on the dense x", {
 })
 
 test_that("exact inference matches brute force for m <= 6", {
-  infer <- get("C_crf_infer", asNamespace("mlss"))
+  infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(3)
   for (m in c(2, 3, 5, 6)) {
     pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
@@ -53,7 +53,7 @@ test_that("exact inference matches brute force for m <= 6", {
     node <- matrix(rnorm(n * m), n)
     pair <- matrix(rnorm(n * 3 * E, sd = 1.5), n)
     ytest <- matrix(rbinom(n * m, 1, 0.5), n) + 0
-    res <- .Call(infer, node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, TRUE, ytest,
+    res <- infer(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact", ytest,
                  0.5, 100L, 1e-8)
     for (i in seq_len(n)) {
       ref <- crf_ref_brute(node[i, ], pair[i, ], pairs[, 1], pairs[, 2])
@@ -93,7 +93,7 @@ test_that("predict() of a fit agrees with brute force on its own potentials", {
 })
 
 test_that("approximate marginals for m = 10 are within 0.03 of the exact ones", {
-  infer <- get("C_crf_infer", asNamespace("mlss"))
+  infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(5)
   m <- 10
   pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
@@ -103,8 +103,8 @@ test_that("approximate marginals for m = 10 are within 0.03 of the exact ones", 
   n <- 20
   node <- matrix(rnorm(n * m), n)
   pair <- matrix(rnorm(n * 3 * E, sd = 0.5), n)
-  ex <- .Call(infer, node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, TRUE, NULL, 0.5, 500L, 1e-10)
-  ap <- .Call(infer, node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, FALSE, NULL, 0.5, 500L, 1e-10)
+  ex <- infer(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact", NULL, 0.5, 500L, 1e-10)
+  ap <- infer(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate", NULL, 0.5, 500L, 1e-10)
   expect_true(all(ap$bp_delta < 1e-10))
   expect_lt(max(abs(ex$marginal - ap$marginal)), 0.03)
   expect_lt(max(abs(ex$logZ - ap$logZ)), 0.05)
@@ -113,13 +113,13 @@ test_that("approximate marginals for m = 10 are within 0.03 of the exact ones", 
 })
 
 test_that("on a tree, loopy belief propagation is exact", {
-  infer <- get("C_crf_infer", asNamespace("mlss"))
+  infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(6)
   from <- c(0L, 0L, 1L, 1L, 3L); to <- c(1L, 2L, 3L, 4L, 5L)
   node <- matrix(rnorm(12), 2)
   pair <- matrix(rnorm(30, sd = 2), 2)
-  ex <- .Call(infer, node, pair, from, to, TRUE, NULL, 0.5, 500L, 1e-12)
-  ap <- .Call(infer, node, pair, from, to, FALSE, NULL, 0.5, 500L, 1e-12)
+  ex <- infer(node, pair, from, to, "exact", NULL, 0.5, 500L, 1e-12)
+  ap <- infer(node, pair, from, to, "approximate", NULL, 0.5, 500L, 1e-12)
   expect_equal(ap$marginal, ex$marginal, tolerance = 1e-8)
   expect_equal(ap$logZ, ex$logZ, tolerance = 1e-8)
 })
@@ -128,9 +128,13 @@ test_that("predict() runs approximate inference on request and says so", {
   dat <- crf_small_data(n = 80, m = 5, seed = 7)
   fit <- mlcrf(dat$x, dat$y, lambda_v = 0.01, lambda_w = 0.01, edges = "full")
   ex <- predict(fit, dat$x, type = "score")
-  ap <- predict(fit, dat$x, type = "score", inference = "approximate")
+  # (an almost unpenalised full graph on 80 rows has strong edges: a few
+  # instances may keep a Monte Carlo error above the target, with a warning)
+  ap <- suppressWarnings(predict(fit, dat$x, type = "score", inference = "approximate"))
   info <- attr(ap, "inference")
   expect_identical(info$method, "approximate")
+  expect_true(all(info$gibbs_se > 0 & info$gibbs_se < 0.02))
+  expect_false(any(info$map_certified))
   expect_true(all(info$bp_converged))
   # a dense graph with strong edges: loose agreement only (accuracy is tested above)
   expect_lt(max(abs(ex - ap)), 0.2)
@@ -262,8 +266,10 @@ test_that("bad input gives clear errors", {
   big <- matrix(rbinom(30 * 26, 1, 0.5), 30, 26)
   fit <- mlcrf(dat$x, big, lambda_v = 1, edges = "none")
   expect_error(predict(fit, dat$x, inference = "exact"), "limited to 25 labels")
+  # with no edges, every label is its own component: "auto" is exact
   p <- predict(fit, dat$x[1:2, ], type = "score")
-  expect_identical(attr(p, "inference")$method, "approximate")
+  expect_identical(attr(p, "inference")$method, "exact")
+  expect_identical(attr(p, "inference")$components, rep(1L, 26))
 })
 
 test_that("mlcrf_lambda_range() gives the fit's lambda_max and default lambda_w", {
@@ -273,4 +279,62 @@ test_that("mlcrf_lambda_range() gives the fit's lambda_max and default lambda_w"
   r <- mlss:::mlcrf_lambda_range(d$x, d$y == 1, 0.01, 0.7)
   expect_equal(r$lambda_max, fit$lambda_max, tolerance = 1e-6)
   expect_equal(r$lambda_default, fit$lambda_w, tolerance = 1e-6)
+})
+
+test_that("inference per connected component: exact on small components, said so", {
+  infer <- get("crf_infer_call", asNamespace("mlss"))
+  set.seed(31)
+  m <- 7; n <- 6
+  # a triangle (0, 1, 2), a path (3, 4, 5) and a lone label 6
+  from <- c(0L, 0L, 1L, 3L, 4L); to <- c(1L, 2L, 2L, 4L, 5L)
+  node <- matrix(rnorm(n * m), n)
+  pair <- matrix(rnorm(n * 15, sd = 1.5), n)
+  ex <- infer(node, pair, from, to, "exact")
+  au <- infer(node, pair, from, to, "auto", component_max = 3L)
+  expect_identical(ex$component, c(1L, 1L, 1L, 2L, 2L, 2L, 3L))
+  for (i in seq_len(n)) {
+    b <- crf_ref_brute(node[i, ], pair[i, ], from + 1L, to + 1L)
+    expect_equal(au$marginal[i, ], unname(b$marginal), tolerance = 1e-10)
+    expect_equal(au$logZ[i], b$logZ, tolerance = 1e-10)
+    expect_equal(au$map[i, ], unname(as.integer(b$map)))
+  }
+  expect_identical(au$exact_labels, rep(7L, n))
+  expect_true(all(au$map_certified))
+  # components above the limit go approximate, and the report says so
+  ap <- infer(node, pair, from, to, "auto", component_max = 2L)
+  expect_identical(ap$exact_labels, rep(1L, n))    # only the lone label
+  expect_true(all(ap$gibbs_se > 0))                 # the triangle was sampled
+})
+
+test_that("on a tree, max-product gives the exact MAP, certified", {
+  infer <- get("crf_infer_call", asNamespace("mlss"))
+  set.seed(32)
+  m <- 9; n <- 40
+  from <- c(0L, 0L, 1L, 1L, 2L, 4L, 4L, 6L); to <- c(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L)
+  node <- matrix(rnorm(n * m, sd = 0.5), n)
+  pair <- matrix(rnorm(n * 3 * length(from), sd = 2.5), n)
+  ap <- infer(node, pair, from, to, "approximate", starts = 0L)
+  for (i in seq_len(n)) {
+    b <- crf_ref_brute(node[i, ], pair[i, ], from + 1L, to + 1L)
+    expect_equal(ap$map[i, ], unname(as.integer(b$map)))
+    expect_equal(ap$marginal[i, ], unname(b$marginal), tolerance = 1e-6)
+  }
+  expect_true(all(ap$map_certified))
+})
+
+test_that("Gibbs marginals on dense 12-label graphs are within 0.02 of the exact ones", {
+  infer <- get("crf_infer_call", asNamespace("mlss"))
+  set.seed(33)
+  m <- 12; n <- 8
+  pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
+  pairs <- pairs[order(pairs[, 1], pairs[, 2]), , drop = FALSE]
+  node <- matrix(rnorm(n * m), n)
+  # couplings of the size learned on yeast (bench/mlcrf_inference.R)
+  pair <- matrix(rnorm(n * 3 * nrow(pairs), sd = 0.5), n)
+  ex <- infer(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact")
+  ap <- infer(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate")
+  expect_lt(max(abs(ex$marginal - ap$marginal)), 0.02)
+  expect_true(all(ap$gibbs_se <= 0.005))
+  expect_false(any(ap$map_certified))
+  expect_gte(mean(rowSums(ex$map != ap$map) == 0), 7 / 8)
 })

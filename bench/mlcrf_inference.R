@@ -1,0 +1,39 @@
+# Approximate against exact inference on MLCRF's learned yeast graph (14
+# labels, exact is feasible) and on random dense 12-label graphs with
+# couplings of the size seen on yeast (issue 25).  Run from the package root:
+# Rscript bench/mlcrf_inference.R; results in bench/mlcrf_structure.md.
+suppressMessages(library(mlss))
+set.seed(1)
+tr <- yeast$train
+t0 <- proc.time()
+fit <- mlcrf(yeast$x[tr, ], yeast$y[tr, ], eta = 0.5, tol = 1e-5)
+cat(sprintf("yeast fit: %d edges, %.0f s\n", nrow(fit$edges), (proc.time() - t0)[["elapsed"]]))
+xt <- yeast$x[!tr, ]
+pot <- mlss:::mlcrf_potentials(fit, xt)
+cat("pair potentials on the test rows: sd", signif(sd(pot$pair), 3), ", 99% |.|",
+    signif(quantile(abs(pot$pair), 0.99), 3), ", max |.|", signif(max(abs(pot$pair)), 3), "\n")
+ex_s <- predict(fit, xt, type = "score", inference = "exact")
+ex_c <- predict(fit, xt, type = "class", inference = "exact")
+t0 <- proc.time()
+ap_s <- predict(fit, xt, type = "score", inference = "approximate")
+ap_c <- predict(fit, xt, type = "class", inference = "approximate")
+info <- attr(ap_c, "inference")
+cat(sprintf("yeast test rows (%d): approximate marginals max |error| %.4f (Gibbs se max %.4f); MAP equal to exact on %.2f%% of rows; MAP certified on %d rows; %.0f s\n",
+            nrow(xt), max(abs(ex_s - ap_s)), max(attr(ap_s, "inference")$gibbs_se),
+            100 * mean(rowSums(ex_c != ap_c) == 0), sum(info$map_certified),
+            (proc.time() - t0)[["elapsed"]]))
+# random dense 12-label graphs, couplings drawn at the yeast sd
+sdp <- sd(pot$pair)
+for (scale in c(1, 2)) {
+  set.seed(2)
+  m <- 12; n <- 200
+  pairs <- which(upper.tri(diag(m)), arr.ind = TRUE); pairs <- pairs[order(pairs[, 1], pairs[, 2]), ]
+  node <- matrix(rnorm(n * m), n, m)
+  pair <- matrix(rnorm(n * 3 * nrow(pairs), sd = scale * sdp), n)
+  f <- mlss:::crf_infer_call
+  ex <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact")
+  ap <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate")
+  cat(sprintf("dense 12-label graphs, coupling sd %.3f (%g x yeast's): max |marginal error| %.4f, Gibbs se max %.4f, MAP equal %.1f%%\n",
+              scale * sdp, scale, max(abs(ex$marginal - ap$marginal)), max(ap$gibbs_se),
+              100 * mean(rowSums(ex$map != ap$map) == 0)))
+}
