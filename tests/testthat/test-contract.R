@@ -138,9 +138,10 @@ test_that("every cv_*() puts its one-standard-error point on the regularised sid
     rank <- cases[[nm]]$rank(cv$grid)
     pos <- match(c(cv$best, cv$best_1se), rank)
     expect_lte(pos[2], pos[1], label = paste(nm, "rank of the 1-SE point"))
-    # cv.glmnet's rule in plain R: the highest mean (ties to the most regularised),
-    # then the most regularised point within one standard error of it
-    cvm <- as.vector(cv$cvm)
+    # cv.glmnet's rule in plain R: the best mean (ties to the most regularised),
+    # then the most regularised point within one standard error of it; a
+    # measure where lower is better (cv_mlcrf()'s log_loss) turned round
+    cvm <- as.vector(cv$cvm) * if (isFALSE(cv$higher_better)) -1 else 1
     cvsd <- as.vector(cv$cvsd)
     best <- rank[which.max(cvm[rank])]
     one_se <- rank[cvm[rank] >= cvm[best] - cvsd[best]][1]
