@@ -68,7 +68,8 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     name = "lewl", grid = grid, axes = axes, parallel_score = TRUE,
     prepare = function(train)
       list(train = train, prep = lewl_prepare(x[train, , drop = FALSE], args$knn,
-                                              args$t, args$gamma)),
+                                              args$t, args$gamma, args$approx,
+                                              args$landmarks)),
     score = function(state, g) {
       model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE])
       va <- seq_len(nrow(x))[-state$train]
@@ -77,7 +78,8 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     },
     refit = function(point, thr) {
       rows <- seq_len(nrow(x))
-      fit <- fit_rows(rows, lewl_prepare(x, args$knn, args$t, args$gamma), point)
+      fit <- fit_rows(rows, lewl_prepare(x, args$knn, args$t, args$gamma, args$approx,
+                                        args$landmarks), point)
       if (!is.null(thr)) fit$thresholds[] <- thr$threshold
       fit
     },
@@ -97,7 +99,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
 # lewl()'s defaults.
 lewl_cv_args <- function(dots, n) {
   known <- c("knn", "t", "gamma", "regressor", "ridge", "threshold", "recovery", "init",
-             "tol", "max_iter")
+             "tol", "max_iter", "approx", "landmarks")
   bad <- setdiff(names(dots), known)
   if (length(bad) || (length(dots) && is.null(names(dots))))
     stop_arg("unknown argument(s): ", paste(if (length(bad)) bad else "(unnamed)",
@@ -108,6 +110,9 @@ lewl_cv_args <- function(dots, n) {
   if (!is.function(a$regressor)) a$regressor <- match.arg(a$regressor, c("ridge", "kernel_ridge"))
   a$threshold <- match.arg(a$threshold, c("global", "label"))
   a$recovery <- match.arg(a$recovery, c("exact", "paper"))
+  a$approx <- match.arg(a$approx, c("auto", "exact", "nystrom"))
+  if (!is.null(a$landmarks))
+    a$landmarks <- check_whole(a$landmarks, "landmarks", 1, .Machine$integer.max)
   a$knn <- check_whole(a$knn, "knn", 1, n - 1L)
   a$ridge <- check_nonnegative(a$ridge, "ridge")
   a$tol <- check_nonnegative(a$tol, "tol")

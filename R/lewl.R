@@ -119,12 +119,14 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
                          gamma = NULL, regressor = c("ridge", "kernel_ridge"),
                          ridge = 0.1, threshold = c("global", "label"),
                          recovery = c("exact", "paper"), init = 0.5, tol = 1e-6,
-                         max_iter = 500, ...) {
+                         max_iter = 500, approx = c("auto", "exact", "nystrom"),
+                         landmarks = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(lewl)
   check_no_dots(...)
   threshold <- match.arg(threshold)
   recovery <- match.arg(recovery)
+  approx <- match.arg(approx)
   if (!is.function(regressor)) regressor <- match.arg(regressor)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
@@ -142,7 +144,9 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
   if (!is.numeric(init) || length(init) != 1 || !is.finite(init))
     stop_arg("'init' must be a single finite number")
 
-  prep <- lewl_prepare(x, knn, t, gamma)
+  if (!is.null(landmarks))
+    landmarks <- check_whole(landmarks, "landmarks", 1, .Machine$integer.max)
+  prep <- lewl_prepare(x, knn, t, gamma, approx, landmarks)
   fit <- lewl_fit_prepared(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
                            recovery, init, tol, max_iter)
   fit$call <- call
@@ -159,7 +163,9 @@ lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, thr
   thr <- lewl_thresholds(train, y, threshold)
   structure(c(fit, list(regression = reg, thresholds = thr, threshold_type = threshold,
                         k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
-                        gamma = prep$gamma, ridge = ridge, recovery = recovery,
+                        gamma = prep$gamma, approx = prep$route,
+                        landmarks = length(prep$landmarks), ridge = ridge,
+                        recovery = recovery,
                         tol = tol, max_iter = max_iter, labels = colnames(y),
                         features = colnames(x), nobs = nrow(x), d = ncol(x))),
             class = "lewl")
@@ -260,8 +266,8 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
 }
 
 # squared norms beyond ~1e308 (values beyond ~1e150) make d2 Inf - Inf
-lewl_check_overflow <- function(v, x) {
-  if (!all(is.finite(v)))
+lewl_check_overflow <- function(cross, x) {
+  if (!all(is.finite(cross)))
     stop_arg("the squared distances of 'x' overflow (its largest absolute value after ",
              "centring is ", format(max_abs(x), digits = 3), "): rescale 'x' (for example ",
              "divide it by a power of 10)")
@@ -332,7 +338,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        cg_tol = 1e-10, cg_max = 1000L, Z0 = NULL, start = NULL,
                        eig_method = getOption("mlss.lewl_eigen", "auto"),
                        eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
-                       eig_tol = 1e-12) {
+                       eig_tol = 1e-10) {
   ynum <- y + 0  # logical -> double, NA kept
   storage.mode(ynum) <- "double"
   miss <- is.na(y)

@@ -9,7 +9,8 @@
 # Per size: lewl's preparation (kNN graph, kernel or its Nystrom factor), the
 # first iteration, and the mean time per iteration over ITERS iterations
 # (tol = 0, so that exactly ITERS run: with warm starts the later Z-steps
-# are cheaper than the first), and the peak memory of the process (VmHWM of
+# are cheaper than the first), in elapsed and in CPU seconds (the machine is
+# shared: CPU time is the steadier figure), and the peak memory of the process (VmHWM of
 # /proc/self/status: R's heap, R_alloc scratch and BLAS alike) and gc()'s
 # "max used" of R's heap.  The growth exponent is the slope of log(time per
 # iteration) on log(n) between consecutive sizes.
@@ -61,20 +62,25 @@ one_size <- function(n, iters, approx) {
   k <- ceiling(ncol(d$y) / 2)
   gc(reset = TRUE, verbose = FALSE)
   has_approx <- "approx" %in% names(formals(mlss:::lewl_prepare))
+  cpu <- function(tt) tt[["user.self"]] + tt[["sys.self"]]
   t_prep <- system.time(
     prep <- if (has_approx) mlss:::lewl_prepare(d$x, 10, approx = approx)
-            else mlss:::lewl_prepare(d$x, 10))[["elapsed"]]
+            else mlss:::lewl_prepare(d$x, 10))
   solve <- function(it)
     suppressWarnings(mlss:::lewl_solve(d$y, prep, k, 1, 1, "exact", 0.5, 0, it))
-  t1 <- system.time(solve(1L))[["elapsed"]]
-  tn <- if (iters > 1) system.time(fit <- solve(iters))[["elapsed"]] else t1
+  t1 <- system.time(solve(1L))
+  tn <- if (iters > 1) system.time(fit <- solve(iters)) else t1
   route <- if (!is.null(prep$route)) prep$route else "exact (dense eigen)"
-  data.frame(n = n, m = ncol(d$y), k = k, route = route, prepare_s = t_prep,
-             first_iter_s = t1, iters = iters, per_iter_s = tn / iters,
+  data.frame(n = n, m = ncol(d$y), k = k, route = route,
+             prepare_s = t_prep[["elapsed"]], prepare_cpu = cpu(t_prep),
+             first_iter_s = t1[["elapsed"]], first_iter_cpu = cpu(t1), iters = iters,
+             per_iter_s = tn[["elapsed"]] / iters, per_iter_cpu = cpu(tn) / iters,
              peak_rss_mb = round(peak_mb()), r_heap_max_mb = round(sum(gc()[, 6])))
 }
 
-if (length(args) && args[1] == "one") {
+if (sys.nframe() > 0L) {
+  # source()d for its functions only
+} else if (length(args) && args[1] == "one") {
   res <- one_size(as.integer(args[2]), as.integer(args[3]), args[4])
   write.csv(res, stdout(), row.names = FALSE)
 } else {
@@ -95,6 +101,7 @@ if (length(args) && args[1] == "one") {
   tab <- do.call(rbind, rows)
   if (nrow(tab) > 1) {
     tab$exponent <- c(NA, diff(log(tab$per_iter_s)) / diff(log(tab$n)))
+    tab$exponent_cpu <- c(NA, diff(log(tab$per_iter_cpu)) / diff(log(tab$n)))
     tab$exponent_mem <- c(NA, diff(log(tab$peak_rss_mb)) / diff(log(tab$n)))
   }
   cat("\nAll sizes:\n")
