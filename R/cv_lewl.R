@@ -52,13 +52,13 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
   axes <- list(lambda = lambda, beta = beta, k = sort(unique(k)))
   grid <- do.call(expand.grid, axes)
   unconverged <- 0L  # fold fits that hit max_iter: counted, one warning at the end
-  fit_rows <- function(rows, prep, point) {
+  fit_rows <- function(rows, prep, point, Z0 = NULL) {
     yr <- y[rows, , drop = FALSE]
     check_lewl_labels(yr, warn = FALSE)  # the engine warns of labels thin in a fold
     withCallingHandlers(
       lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
                         point$beta, args$regressor, args$ridge, args$threshold,
-                        args$recovery, args$init, args$tol, args$max_iter),
+                        args$recovery, args$init, args$tol, args$max_iter, Z0 = Z0),
       mlss_not_converged = function(w) {
         unconverged <<- unconverged + 1L
         invokeRestart("muffleWarning")
@@ -70,11 +70,15 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
       list(train = train, prep = lewl_prepare(x[train, , drop = FALSE], args$knn,
                                               args$t, args$gamma, args$approx,
                                               args$landmarks)),
+    # along the grid (the engine's order), each fold's eigensolver starts
+    # from the embedding of the fold's previous grid point (a warm start of
+    # the eigenvectors only: the fit is the one a cold start gives)
     score = function(state, g) {
-      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE])
+      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE], state$Z)
       va <- seq_len(nrow(x))[-state$train]
+      state$Z <- model$Z
       list(scores = stats::predict(model, x[va, , drop = FALSE]),
-           thresholds = model$thresholds, state = NULL)
+           thresholds = model$thresholds, state = state)
     },
     refit = function(point, thr) {
       rows <- seq_len(nrow(x))

@@ -18,9 +18,9 @@
 #'   previous iteration's vectors; it stops when every one of the `k` Ritz
 #'   pairs has a residual `||M z - theta z||` below 1e-10 times the largest
 #'   Ritz value (a warning of class `"mlss_not_converged"` if it does not
-#'   within 1000 restarts).  Where that block basis would exceed n / 2 (small
-#'   n), the matrix is formed and reduced by LAPACK `dsyevr` (the `k` largest
-#'   only);
+#'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
+#'   faster) and where that block basis would exceed n / 2, the matrix is
+#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only);
 #' * the missing entries: `recovery = "exact"` (default) solves, label by
 #'   label, the quadratic in the missing entries with the observed ones fixed,
 #'   \eqn{A_{MM} y_M = (ZD)_M - A_{MO} y_O}{A_MM y_M = (ZD)_M - A_MO y_O} with
@@ -183,9 +183,11 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
 
 # The fit on checked inputs and prepared features (lewl_prepare()), shared by
 # lewl() and the folds of cv_lewl().
+# Z0: a warm start of the first Z-step's eigensolver (cv_lewl(): the previous
+# grid point's embedding); it changes the work, not the result.
 lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
-                              recovery, init, tol, max_iter) {
-  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter)
+                              recovery, init, tol, max_iter, Z0 = NULL) {
+  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter, Z0 = Z0)
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)

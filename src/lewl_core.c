@@ -204,7 +204,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     if (b > n) b = n;
     int depth = opt->eig_depth < 1 ? 1 : opt->eig_depth;
     int dense = opt->eig_method == LEWL_EIG_DENSE ||
-        (opt->eig_method == LEWL_EIG_AUTO && 2.0 * b * (depth + 1) > n) ||
+        (opt->eig_method == LEWL_EIG_AUTO && (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
         (double) b * (depth + 1) > n;
     trace->dense = dense;
     trace->unconverged = 0;

@@ -26,8 +26,11 @@ typedef struct {
 /* How the Z-step finds the top-k eigenvectors of Yt Yt' + lambda H K H:
  * the dense n x n matrix reduced by LAPACK (dsyevr, top k only), or the
  * iterative eigensolver of eigs_core.h on products with the matrix (never
- * formed); "auto" takes the dense route only where the iterative basis
- * (b (depth + 1) columns) would exceed n / 2. */
+ * formed); "auto" takes the dense route up to n = LEWL_DENSE_MAX (where
+ * dsyevr was measured as fast: 0.70 s against 0.97 s CPU per iteration at
+ * n = 1000 on enron rows, 4.9 s against 2.6 s at n = 2000, bench/lewl_scale.R)
+ * and where the iterative basis (b (depth + 1) columns) would exceed n / 2. */
+#define LEWL_DENSE_MAX 1200
 #define LEWL_EIG_AUTO 0
 #define LEWL_EIG_DENSE 1
 #define LEWL_EIG_ITERATIVE 2
