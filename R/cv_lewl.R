@@ -2,8 +2,11 @@
 #'
 #' Chooses `lambda`, `beta` (and `k` unless given as one number) of [lewl()]
 #' by k-fold cross-validation on the package's engine (see [ml_cv()]): each
-#' fold's kNN graph and kernel matrix are computed once and shared by every
-#' grid point; the held-out fold is predicted from its features and scored
+#' fold's kNN graph and kernel matrix (or its Nystrom factor, see [lewl()]'s
+#' `approx`) are computed once and shared by every grid point, and the
+#' eigensolver of each fold's Z-step starts from the fold's embedding at the
+#' previous grid point (the engine's order; the fit is the one a cold start
+#' gives, only the work changes); the held-out fold is predicted from its features and scored
 #' on its observed labels only; the best and one-standard-error points; a
 #' refit on all the data.
 #'
@@ -18,7 +21,7 @@
 #'   thresholds chosen on the out-of-fold scores, as in [cv_mlls()].
 #' @param ... Further arguments of [lewl()] (`knn`, `t`, `gamma`,
 #'   `regressor`, `ridge`, `threshold`, `recovery`, `init`, `tol`,
-#'   `max_iter`), the same at every grid point.
+#'   `max_iter`, `approx`, `landmarks`), the same at every grid point.
 #' @return An object of class `c("cv_lewl", "ml_cv")` with the components of
 #'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
 #'   `lambda_best`, `beta_best`, `k_best`, ..., `fit`), `fit` being the
