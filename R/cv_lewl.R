@@ -2,8 +2,11 @@
 #'
 #' Chooses `lambda`, `beta` (and `k` unless given as one number) of [lewl()]
 #' by k-fold cross-validation on the package's engine (see [ml_cv()]): each
-#' fold's kNN graph and kernel matrix are computed once and shared by every
-#' grid point; the held-out fold is predicted from its features and scored
+#' fold's kNN graph and kernel matrix (or its Nystrom factor, see [lewl()]'s
+#' `approx`) are computed once and shared by every grid point, and the
+#' eigensolver of each fold's Z-step starts from the fold's embedding at the
+#' previous grid point (the engine's order; the fit is the one a cold start
+#' gives, only the work changes); the held-out fold is predicted from its features and scored
 #' on its observed labels only; the best and one-standard-error points; a
 #' refit on all the data.
 #'
@@ -18,7 +21,7 @@
 #'   thresholds chosen on the out-of-fold scores, as in [cv_mlls()].
 #' @param ... Further arguments of [lewl()] (`knn`, `t`, `gamma`,
 #'   `regressor`, `ridge`, `threshold`, `recovery`, `init`, `tol`,
-#'   `max_iter`), the same at every grid point.
+#'   `max_iter`, `approx`, `landmarks`), the same at every grid point.
 #' @return An object of class `c("cv_lewl", "ml_cv")` with the components of
 #'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
 #'   `lambda_best`, `beta_best`, `k_best`, ..., `fit`), `fit` being the
@@ -53,13 +56,13 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
   axes <- list(lambda = lambda, beta = beta, k = sort(unique(k)))
   grid <- do.call(expand.grid, axes)
   unconverged <- 0L  # fold fits that hit max_iter: counted, one warning at the end
-  fit_rows <- function(rows, prep, point) {
+  fit_rows <- function(rows, prep, point, Z0 = NULL) {
     yr <- y[rows, , drop = FALSE]
     check_lewl_labels(yr, warn = FALSE)  # the engine warns of labels thin in a fold
     withCallingHandlers(
       lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
                         point$beta, args$regressor, args$ridge, args$threshold,
-                        args$recovery, args$init, args$tol, args$max_iter),
+                        args$recovery, args$init, args$tol, args$max_iter, Z0 = Z0),
       mlss_not_converged = function(w) {
         unconverged <<- unconverged + 1L
         invokeRestart("muffleWarning")
@@ -69,16 +72,22 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     name = "lewl", grid = grid, axes = axes, parallel_score = TRUE,
     prepare = function(train)
       list(train = train, prep = lewl_prepare(x[train, , drop = FALSE], args$knn,
-                                              args$t, args$gamma)),
+                                              args$t, args$gamma, args$approx,
+                                              args$landmarks)),
+    # along the grid (the engine's order), each fold's eigensolver starts
+    # from the embedding of the fold's previous grid point (a warm start of
+    # the eigenvectors only: the fit is the one a cold start gives)
     score = function(state, g) {
-      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE])
+      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE], state$Z)
       va <- seq_len(nrow(x))[-state$train]
+      state$Z <- model$Z
       list(scores = stats::predict(model, x[va, , drop = FALSE], type = "score"),
-           thresholds = model$thresholds, state = NULL)
+           thresholds = model$thresholds, state = state)
     },
     refit = function(point, thr) {
       rows <- seq_len(nrow(x))
-      fit <- fit_rows(rows, lewl_prepare(x, args$knn, args$t, args$gamma), point)
+      fit <- fit_rows(rows, lewl_prepare(x, args$knn, args$t, args$gamma, args$approx,
+                                        args$landmarks), point)
       if (!is.null(thr)) fit$thresholds[] <- thr$threshold
       fit
     },
@@ -99,7 +108,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
 # lewl()'s defaults.
 lewl_cv_args <- function(dots, n) {
   known <- c("knn", "t", "gamma", "regressor", "ridge", "threshold", "recovery", "init",
-             "tol", "max_iter")
+             "tol", "max_iter", "approx", "landmarks")
   bad <- setdiff(names(dots), known)
   if (length(bad) || (length(dots) && is.null(names(dots))))
     stop_arg("unknown argument(s): ", paste(if (length(bad)) bad else "(unnamed)",
@@ -110,6 +119,9 @@ lewl_cv_args <- function(dots, n) {
   if (!is.function(a$regressor)) a$regressor <- match.arg(a$regressor, c("ridge", "kernel_ridge"))
   a$threshold <- match.arg(a$threshold, c("global", "label"))
   a$recovery <- match.arg(a$recovery, c("exact", "paper"))
+  a$approx <- match.arg(a$approx, c("auto", "exact", "nystrom"))
+  if (!is.null(a$landmarks))
+    a$landmarks <- check_whole(a$landmarks, "landmarks", 1, .Machine$integer.max)
   a$knn <- check_whole(a$knn, "knn", 1, n - 1L)
   a$ridge <- check_nonnegative(a$ridge, "ridge")
   a$tol <- check_nonnegative(a$tol, "tol")

@@ -10,9 +10,17 @@
 #'   lambda tr(K H Z Z' H)}
 #' over `Z` (with `Z'Z = I`), `D` and the missing entries of `Yt`, the observed
 #' ones held at their values, by alternating exact updates:
-#' * `Z`: the top `k` eigenvectors of `Yt Yt' + lambda H K H` (LAPACK `dsyevr`
-#'   for the `k` largest only), and `D = Z'Yt` (jointly the exact minimiser
-#'   over `Z` and `D`);
+#' * `Z`: the top `k` eigenvectors of `Yt Yt' + lambda H K H`, and `D = Z'Yt`
+#'   (jointly the exact minimiser over `Z` and `D`).  The eigenvectors come
+#'   from an iterative eigensolver on products with that matrix, which is
+#'   never formed (restarted block Krylov iteration with Rayleigh-Ritz, block
+#'   `k + 10`, three Krylov blocks per restart), warm-started from the
+#'   previous iteration's vectors; it stops when every one of the `k` Ritz
+#'   pairs has a residual `||M z - theta z||` below 1e-10 times the largest
+#'   Ritz value (a warning of class `"mlss_not_converged"` if it does not
+#'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
+#'   faster) and where that block basis would exceed n / 2, the matrix is
+#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only);
 #' * the missing entries: `recovery = "exact"` (default) solves, label by
 #'   label, the quadratic in the missing entries with the observed ones fixed,
 #'   \eqn{A_{MM} y_M = (ZD)_M - A_{MO} y_O}{A_MM y_M = (ZD)_M - A_MO y_O} with
@@ -78,6 +86,11 @@
 #' @param tol Relative change of the objective that stops the iterations
 #'   (default 1e-6, as in the paper).
 #' @param max_iter Maximum number of iterations (default 500).
+#' @param approx The kernel term: `"auto"` (default) uses the n x n kernel
+#'   matrix up to n = 2500 rows and its Nystrom factor above; `"exact"` or
+#'   `"nystrom"` force one route.  See the section Large data.
+#' @param landmarks Number of Nystrom landmarks (rows drawn at random with
+#'   R's RNG, so `set.seed()` reproduces the fit); default 500 (at most n).
 #' @param data,subset,na.action For the formula method: the data frame, an
 #'   optional subset of its rows, and what to do with rows with missing
 #'   features (labels may be `NA`: they are the missing labels).
@@ -90,6 +103,21 @@
 #'   (logical n x m), `objective` (per iteration), `iterations`,
 #'   `converged`, `thresholds` (one per label; all equal for the global
 #'   cut), the parameters, `labels`, `call`.
+#' @section Large data: Up to n = 2500 rows (`approx = "auto"`) the kernel is
+#'   the exact n x n matrix; above, K is replaced by its Nystrom approximation
+#'   \eqn{K \approx C W^+ C'}{K ~ C W^+ C'} on `landmarks` rows drawn at random
+#'   (C the n x r kernel to the landmarks, W the r x r kernel among them,
+#'   eigenvalues below 1e-10 of the largest dropped), held as the centred n x r
+#'   factor G with `H K H ~ G G'`: nothing n x n is formed, in R or in C (the
+#'   distances are taken to the landmarks in blocks of rows; the median
+#'   heuristic for `gamma` uses the pairs among 2000 rows drawn at random).
+#'   The kNN graph is sparse on either route.  Measured
+#'   (`bench/lewl_nystrom.R`): hidden-entry average precision and AUC of the
+#'   Nystrom route against the exact route forced, on emotions, yeast, medical
+#'   and enron at rates 0.3 and 0.7, see NEWS.md.  Per iteration the Z-step
+#'   costs O(n^2 b) on the exact route and O(n (r + m) b) on the Nystrom route
+#'   (`bench/lewl_scale.R`).  `regressor = "kernel_ridge"` still forms the
+#'   n x n kernel of the regression.
 #' @section Missing labels: `NA` in `y` is a missing label: LEWL learns
 #'   from the observed entries and recovers the missing ones (`$recovered`);
 #'   the thresholds are chosen on the observed entries.  In the formula
@@ -119,12 +147,14 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
                          gamma = NULL, regressor = c("ridge", "kernel_ridge"),
                          ridge = 0.1, threshold = c("global", "label"),
                          recovery = c("exact", "paper"), init = 0.5, tol = 1e-6,
-                         max_iter = 500, ...) {
+                         max_iter = 500, approx = c("auto", "exact", "nystrom"),
+                         landmarks = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(lewl)
   check_no_dots(...)
   threshold <- match.arg(threshold)
   recovery <- match.arg(recovery)
+  approx <- match.arg(approx)
   if (!is.function(regressor)) regressor <- match.arg(regressor)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
@@ -142,7 +172,9 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
   if (!is.numeric(init) || length(init) != 1 || !is.finite(init))
     stop_arg("'init' must be a single finite number")
 
-  prep <- lewl_prepare(x, knn, t, gamma)
+  if (!is.null(landmarks))
+    landmarks <- check_whole(landmarks, "landmarks", 1, .Machine$integer.max)
+  prep <- lewl_prepare(x, knn, t, gamma, approx, landmarks)
   fit <- lewl_fit_prepared(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
                            recovery, init, tol, max_iter)
   fit$call <- call
@@ -151,17 +183,21 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
 
 # The fit on checked inputs and prepared features (lewl_prepare()), shared by
 # lewl() and the folds of cv_lewl().
+# Z0: a warm start of the first Z-step's eigensolver (cv_lewl(): the previous
+# grid point's embedding); it changes the work, not the result.
 lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
-                              recovery, init, tol, max_iter) {
-  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter)
+                              recovery, init, tol, max_iter, Z0 = NULL) {
+  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter, Z0 = Z0)
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)
   new_ml_fit(c(fit, list(regression = reg, thresholds = thr, threshold_type = threshold,
                          k = k, lambda = lambda, beta = beta, knn = prep$knn, t = prep$t,
-                         gamma = prep$gamma, ridge = ridge, recovery = recovery,
-                         tol = tol, max_iter = max_iter, labels = colnames(y),
-                         features = colnames(x), nobs = nrow(x), d = ncol(x))),
+                         gamma = prep$gamma, approx = prep$route,
+                         landmarks = length(prep$landmarks), ridge = ridge,
+                         recovery = recovery, tol = tol, max_iter = max_iter,
+                         labels = colnames(y), features = colnames(x), nobs = nrow(x),
+                         d = ncol(x))),
              "lewl", n_features = ncol(x))
 }
 
@@ -196,31 +232,53 @@ check_nonnegative <- function(v, arg) {
   as.double(v)
 }
 
+# Above this many rows, approx = "auto" replaces the n x n kernel by its
+# Nystrom factor (documented in ?lewl).
+lewl_exact_max <- 2500L
+# The default number of Nystrom landmarks (?lewl).
+lewl_default_landmarks <- 500L
+
 # Everything LEWL needs from the features, computed once (and once per fold in
-# cv_lewl()): the kernel matrix K, the symmetric kNN weight matrix W, and the
-# parameters t and gamma.  The squared distances of K come from |u|^2 + |v|^2 -
-# 2u'v on column-centred (dense) data; the neighbours from knn_search() (exact,
-# ties to the lower index), whose distances also give the graph's weights.
-lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
+# cv_lewl()): the kernel term (the n x n kernel matrix K, or its Nystrom
+# factor G with H K H ~ G G'), the symmetric kNN weight matrix W, and the
+# parameters t and gamma.  The squared distances come from |u|^2 + |v|^2 -
+# 2u'v on column-centred (dense) data; the neighbours from knn_search()
+# (exact, ties to the lower index), whose distances also give the graph's
+# weights.  Above the switch nothing n x n is formed: the distances are taken
+# to the landmarks only, in blocks of rows.
+lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
+                         landmarks = NULL) {
   n <- nrow(x)
+  route <- if (approx == "auto") if (n > lewl_exact_max) "nystrom" else "exact" else approx
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
   else if (inherits(x, "dgCMatrix")) x <- centre_offset_columns(x)  # offsets cancel in d2
-  cross <- as.matrix(tcrossprod(x))
-  nx <- diag(cross)
-  # squared norms beyond ~1e308 (values beyond ~1e150) make d2 Inf - Inf
-  if (!all(is.finite(cross)))
-    stop_arg("the squared distances of 'x' overflow (its largest absolute value after ",
-             "centring is ", format(max_abs(x), digits = 3), "): rescale 'x' (for example ",
-             "divide it by a power of 10)")
-  d2 <- pmax(outer(nx, nx, "+") - 2 * cross, 0)
-  rm(cross)
-  diag(d2) <- 0
-  if (is.null(gamma)) {
-    med <- stats::median(d2[upper.tri(d2)])
-    if (!(med > 0)) stop_arg("the rows of 'x' are (nearly) all identical: give 'gamma'")
-    gamma <- 1 / med
+  if (!is.null(gamma)) gamma <- check_nonnegative(gamma, "gamma")
+  if (route == "exact") {
+    cross <- as.matrix(tcrossprod(x))
+    nx <- diag(cross)
+    lewl_check_overflow(cross, x)
+    d2 <- pmax(outer(nx, nx, "+") - 2 * cross, 0)
+    rm(cross)
+    diag(d2) <- 0
+    if (is.null(gamma)) gamma <- lewl_median_gamma(d2[upper.tri(d2)])
+    K <- exp(-gamma * d2)
+    rm(d2)
+    G <- NULL
+    marks <- NULL
   } else {
-    gamma <- check_nonnegative(gamma, "gamma")
+    nx <- if (inherits(x, "sparseMatrix")) Matrix::rowSums(x^2) else rowSums(x^2)
+    lewl_check_overflow(nx, x)
+    if (is.null(gamma)) {
+      # the median heuristic on the pairs of (at most) 2000 rows drawn at random
+      s <- if (n > 2000) sort(sample.int(n, 2000)) else seq_len(n)
+      d2s <- lewl_dist2(x[s, , drop = FALSE], nx[s], x[s, , drop = FALSE], nx[s])
+      gamma <- lewl_median_gamma(d2s[upper.tri(d2s)])
+      rm(d2s)
+    }
+    r <- if (is.null(landmarks)) min(n, lewl_default_landmarks) else min(n, landmarks)
+    marks <- sort(sample.int(n, r))
+    G <- lewl_nystrom(x, nx, marks, gamma)
+    K <- NULL
   }
   near <- knn_search(x, knn)
   nb <- near$index
@@ -233,8 +291,54 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL) {
     if (t == 0) stop_arg("'t' must be > 0")
   }
   W <- lewl_graph(nb, near$distance^2, t)
-  K <- exp(-gamma * d2)
-  list(K = K, W = W, t = t, gamma = gamma, knn = knn, neighbours = nb)
+  list(K = K, G = G, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
+       knn = knn, neighbours = nb)
+}
+
+# squared norms beyond ~1e308 (values beyond ~1e150) make d2 Inf - Inf
+lewl_check_overflow <- function(cross, x) {
+  if (!all(is.finite(cross)))
+    stop_arg("the squared distances of 'x' overflow (its largest absolute value after ",
+             "centring is ", format(max_abs(x), digits = 3), "): rescale 'x' (for example ",
+             "divide it by a power of 10)")
+}
+
+lewl_median_gamma <- function(d2) {
+  med <- stats::median(d2)
+  if (!(med > 0)) stop_arg("the rows of 'x' are (nearly) all identical: give 'gamma'")
+  1 / med
+}
+
+# Squared distances between the rows of a and of b (norms na, nb), dense.
+lewl_dist2 <- function(a, na, b, nb) {
+  cross <- as.matrix(tcrossprod(a, b))
+  d2 <- pmax(outer(na, nb, "+") - 2 * cross, 0)
+  dimnames(d2) <- NULL
+  d2
+}
+
+# The Nystrom factor of the Gaussian kernel on the landmark rows `marks`:
+# K ~ C W^+ C' with C = K(x, landmarks) (n x r, in blocks of rows) and W =
+# K(landmarks, landmarks) = U diag(s) U'; F = C U s^(-1/2) over the
+# eigenvalues above 1e-10 s_max, and G = H F (centred columns), so that
+# H K H ~ G G'.  Memory: a few n x r matrices.
+lewl_nystrom <- function(x, nx, marks, gamma) {
+  xl <- x[marks, , drop = FALSE]
+  Wl <- exp(-gamma * lewl_dist2(xl, nx[marks], xl, nx[marks]))
+  diag(Wl) <- 1
+  e <- eigen(Wl, symmetric = TRUE)
+  keep <- e$values > 1e-10 * e$values[1]
+  P <- e$vectors[, keep, drop = FALSE] * rep(1 / sqrt(e$values[keep]), each = nrow(Wl))
+  n <- nrow(x)
+  G <- matrix(0, n, ncol(P))
+  step <- max(1L, as.integer(4e6 %/% length(marks)))
+  for (s in seq(1L, n, by = step)) {
+    rows <- s:min(n, s + step - 1L)
+    Cb <- exp(-gamma * lewl_dist2(x[rows, , drop = FALSE], nx[rows], xl, nx[marks]))
+    Cb[cbind(match(marks, rows), seq_along(marks))[marks %in% rows, , drop = FALSE]] <- 1
+    G[rows, ] <- Cb %*% P
+  }
+  sweep(G, 2, colMeans(G))
 }
 
 # The symmetric weight matrix: an edge where either end is among the other's
@@ -254,18 +358,45 @@ lewl_graph <- function(nb, nb2, t) {
   methods::as(W, "generalMatrix")
 }
 
-# The alternating updates (C), on prepared features.
+# The alternating updates (C), on prepared features.  Z0: a warm start of
+# the first Z-step's eigensolver (n x k0), start: of Yt (n x m, the observed
+# entries are reset to y).  The eigensolver's settings (internal): eig_method
+# "auto" (the dense LAPACK route only where the iterative basis would exceed
+# n / 2), "dense" or "iterative"; its block size k + eig_extra, Krylov depth,
+# restarts and residual tolerance (eigs_core.h).
 lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
-                       cg_tol = 1e-10, cg_max = 1000L) {
+                       cg_tol = 1e-10, cg_max = 1000L, Z0 = NULL, start = NULL,
+                       eig_method = getOption("mlss.lewl_eigen", "auto"),
+                       eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
+                       eig_tol = 1e-10) {
   ynum <- y + 0  # logical -> double, NA kept
   storage.mode(ynum) <- "double"
   miss <- is.na(y)
-  start <- ynum
-  start[miss] <- init
-  res <- .Call(C_lewl_fit, ynum, start, prep$K, native_matrix(prep$W), as.integer(k),
-               as.double(lambda), as.double(beta), as.integer(max_iter), as.double(tol),
+  if (is.null(start)) {
+    start <- ynum
+    start[miss] <- init
+  } else {
+    start <- unname(start)
+    storage.mode(start) <- "double"
+    start[!miss] <- ynum[!miss]
+  }
+  factor <- !is.null(prep$G)
+  eig <- c(match(eig_method, c("auto", "dense", "iterative")) - 1L,
+           as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart))
+  if (!is.null(Z0)) {
+    Z0 <- unname(Z0)
+    storage.mode(Z0) <- "double"
+  }
+  res <- .Call(C_lewl_fit, ynum, start, if (factor) prep$G else prep$K, factor,
+               native_matrix(prep$W), as.integer(k), as.double(lambda), as.double(beta),
+               as.integer(max_iter), as.double(tol),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
-               as.integer(cg_max))
+               as.integer(cg_max), Z0, eig, as.double(eig_tol))
+  if (res$eig_unconverged > 0L)
+    warn_not_converged_msg("lewl: the eigensolver of the Z-step stopped at ",
+                           eig_max_restart, " restarts before its residuals fell below ",
+                           format(eig_tol), " in ", res$eig_unconverged, " of ",
+                           res$iter, " iterations")
   converged <- res$status == 0L
   if (!converged)
     warn_not_converged_msg("lewl: the objective did not converge in ", max_iter,
@@ -283,7 +414,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   recovered[miss] <- pmin(pmax(Yt[miss], 0), 1)
   list(Z = Z, D = D, completed = Yt, recovered = recovered, missing = miss,
        values = res$values, objective = res$objective, cg_iterations = res$cg_iter,
-       iterations = res$iter, converged = converged)
+       eig_products = res$eig_products, iterations = res$iter, converged = converged)
 }
 
 # The regression from x to Z: a list(predict = function(newx), type, model).

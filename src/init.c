@@ -33,7 +33,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlcrf_fit, 15),
     CALLDEF(crf_infer, 13),
     CALLDEF(mddm_choose_k_call, 3),
-    CALLDEF(lewl_fit, 12),
+    CALLDEF(lewl_fit, 16),
     CALLDEF(knn_search_call, 5),
     CALLDEF(knn_label_counts_call, 2),
     CALLDEF(mlml_fit_call, 10),

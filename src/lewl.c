@@ -7,25 +7,43 @@
 #include "lewl_core.h"
 #include "mlss.h"
 
-/* y: n x c double (NA where missing); start: n x c, the starting Yt; K: n x n
- * kernel matrix; graph: native_matrix() of the symmetric n x n weight matrix
- * (dgCMatrix, both triangles); k, lambda, beta, max_iter, tol, recovery
- * (0 exact, 1 paper), cg_tol, cg_max.
- * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status). */
-SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP beta,
-              SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max)
+/* y: n x c double (NA where missing); start: n x c, the starting Yt; K: the
+ * n x n kernel matrix (factor = FALSE) or an n x r factor G with centred
+ * columns, H K H ~ G G' (factor = TRUE); graph: native_matrix() of the
+ * symmetric n x n weight matrix (dgCMatrix, both triangles); k, lambda, beta,
+ * max_iter, tol, recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
+ * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
+ * / 2 iterative, block, depth, max_restart); eig_tol.
+ * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
+ * eig_restarts, eig_products, eig_unconverged, eig_dense). */
+SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
+              SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
+              SEXP Z0, SEXP eig, SEXP eig_tol)
 {
     int n = Rf_nrows(y), c = Rf_ncols(y);
     check_targets(y, n);
     check_targets(start, n);
     if (Rf_ncols(start) != c) Rf_error("internal: start must be %d x %d", n, c);
-    if (!Rf_isReal(K) || Rf_nrows(K) != n || Rf_ncols(K) != n)
-        Rf_error("internal: K must be a %d x %d double matrix", n, n);
+    int is_factor = Rf_asLogical(factor) == TRUE;
+    if (!Rf_isReal(K) || !Rf_isMatrix(K) || Rf_nrows(K) != n ||
+        (!is_factor && Rf_ncols(K) != n) || (is_factor && Rf_ncols(K) < 1))
+        Rf_error("internal: K must be a %d x %d double matrix (or %d x r with factor)",
+                 n, n, n);
+    lewl_kernel ker = {n, is_factor ? Rf_ncols(K) : 0, REAL(K)};
+    if (!Rf_isNull(Z0) && (!Rf_isReal(Z0) || !Rf_isMatrix(Z0) || Rf_nrows(Z0) != n))
+        Rf_error("internal: Z0 must be NULL or a double matrix with %d rows", n);
+    if (!Rf_isInteger(eig) || XLENGTH(eig) != 4)
+        Rf_error("internal: eig must be 4 integers");
     mlss_mat W = unpack_matrix(graph, "graph");
     if (W.nrow != n || W.ncol != n || !W.i) Rf_error("internal: graph must be sparse n x n");
     lewl_options opt = {n, c, Rf_asInteger(k), Rf_asReal(lambda), Rf_asReal(beta),
                         Rf_asInteger(max_iter), Rf_asInteger(recovery),
-                        Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol)};
+                        Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol),
+                        INTEGER(eig)[0], INTEGER(eig)[1], INTEGER(eig)[2],
+                        INTEGER(eig)[3], Rf_asReal(eig_tol)};
+    if (opt.eig_method < 0 || opt.eig_method > 2 || opt.eig_block < 1 ||
+        opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0))
+        Rf_error("lewl: invalid eigensolver settings");
     if (opt.k < 1 || opt.k > n || !(opt.lambda >= 0.0) || !(opt.beta >= 0.0) ||
         opt.max_iter < 1 || opt.cg_max < 0 || !(opt.tol >= 0.0) || !(opt.cg_tol >= 0.0) ||
         (opt.recovery != LEWL_RECOVER_EXACT && opt.recovery != LEWL_RECOVER_PAPER))
@@ -39,7 +57,8 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP 
     for (size_t q = 0; q < nc; q++) missing[q] = ISNAN(yv[q]);
 
     const char *names[] = {"Yt", "Z", "D", "values", "objective", "cg_iter", "iter",
-                           "status", ""};
+                           "status", "eig_restarts", "eig_products", "eig_unconverged",
+                           "eig_dense", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP Yt = PROTECT(Rf_duplicate(start));
     SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, n, opt.k));
@@ -47,15 +66,23 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP 
     SEXP values = PROTECT(Rf_allocVector(REALSXP, opt.k));
     double *obj = (double *) R_alloc((size_t) opt.max_iter, sizeof(double));
     int *cgi = (int *) R_alloc((size_t) opt.max_iter, sizeof(int));
+    lewl_eig_trace tr = {(int *) R_alloc((size_t) opt.max_iter, sizeof(int)),
+                         (int *) R_alloc((size_t) opt.max_iter, sizeof(int)), 0, 0};
     int iter = 0;
-    int status = lewl_run(&opt, &G, yv, missing, REAL(K), REAL(Yt), REAL(Z), REAL(D),
-                          REAL(values), obj, cgi, &iter);
+    int status = lewl_run(&opt, &G, yv, missing, &ker,
+                          Rf_isNull(Z0) ? NULL : REAL(Z0),
+                          Rf_isNull(Z0) ? 0 : Rf_ncols(Z0), REAL(Yt), REAL(Z), REAL(D),
+                          REAL(values), obj, cgi, &tr, &iter);
     if (status == LEWL_ERR_EIGEN) Rf_error("lewl: the eigendecomposition failed");
     SEXP objective = PROTECT(Rf_allocVector(REALSXP, iter));
     SEXP cg_iter = PROTECT(Rf_allocVector(INTSXP, iter));
+    SEXP eig_restarts = PROTECT(Rf_allocVector(INTSXP, iter));
+    SEXP eig_products = PROTECT(Rf_allocVector(INTSXP, iter));
     if (iter > 0) {
         memcpy(REAL(objective), obj, sizeof(double) * (size_t) iter);
         memcpy(INTEGER(cg_iter), cgi, sizeof(int) * (size_t) iter);
+        memcpy(INTEGER(eig_restarts), tr.restarts, sizeof(int) * (size_t) iter);
+        memcpy(INTEGER(eig_products), tr.products, sizeof(int) * (size_t) iter);
     }
     SET_VECTOR_ELT(res, 0, Yt);
     SET_VECTOR_ELT(res, 1, Z);
@@ -65,6 +92,10 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP graph, SEXP k, SEXP lambda, SEXP 
     SET_VECTOR_ELT(res, 5, cg_iter);
     SET_VECTOR_ELT(res, 6, Rf_ScalarInteger(iter));
     SET_VECTOR_ELT(res, 7, Rf_ScalarInteger(status));
-    UNPROTECT(7);
+    SET_VECTOR_ELT(res, 8, eig_restarts);
+    SET_VECTOR_ELT(res, 9, eig_products);
+    SET_VECTOR_ELT(res, 10, Rf_ScalarInteger(tr.unconverged));
+    SET_VECTOR_ELT(res, 11, Rf_ScalarLogical(tr.dense));
+    UNPROTECT(9);
     return res;
 }

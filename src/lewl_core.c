@@ -4,8 +4,12 @@
  *
  * - Z and D together: for fixed Yt, min_D ||Yt - Z D||^2 = ||Yt||^2 -
  *   ||Z'Yt||^2 at D = Z'Yt, so Z maximises tr(Z'(Yt Yt' + lambda HKH) Z): the
- *   top-k eigenvectors (dsyevr with an index range), then D = Z'Yt.  This
- *   is the exact minimiser over (Z, D) jointly.
+ *   top-k eigenvectors, then D = Z'Yt.  This is the exact minimiser over
+ *   (Z, D) jointly.  The eigenvectors come from the iterative eigensolver
+ *   of eigs_core.c on products with the matrix (O(n^2 b) per product block
+ *   with the n x n kernel, O(n (r + c) b) with a Nystrom factor of rank r),
+ *   warm-started from the previous iteration's block; for small n from
+ *   dsyevr on the formed matrix (top k only).
  * - Yt: each label column y is a quadratic y'(I + beta L)y - 2 y'(ZD) in its
  *   missing entries.  The exact minimiser with the observed entries held
  *   fixed solves A_MM y_M = (ZD)_M - A_MO y_O, A = I + beta L (a different
@@ -19,6 +23,7 @@
 #define USE_FC_LEN_T
 #include <R.h>
 #include <R_ext/BLAS.h>
+#include <R_ext/Memory.h>
 #ifndef FCONE
 #define FCONE
 #endif
@@ -27,6 +32,7 @@
 #include <string.h>
 #include "linalg.h"
 #include "lewl_core.h"
+#include "eigs_core.h"
 
 void lewl_graph_degrees(lewl_graph *G)
 {
@@ -102,46 +108,145 @@ static int cg_masked(const lewl_graph *G, double beta, const double *b, const in
     return it;
 }
 
-/* lambda tr(Z' H K H Z) with HZ formed explicitly (K is not centred). */
-static double hsic_term(int n, int k, double lambda, const double *K, const double *Z,
-                        double *HZ, double *KHZ)
+/* The centring H V = V - 1 mean(V)' of the n x b matrix V, into out. */
+static void centre_columns(int n, int b, const double *V, double *out)
 {
-    for (int j = 0; j < k; j++) {
-        const double *z = Z + IDX(0, j, n);
-        double m = 0.0;
-        for (int i = 0; i < n; i++) m += z[i];
+    for (int j = 0; j < b; j++) {
+        const double *v = V + IDX(0, j, n);
+        double *o = out + IDX(0, j, n), m = 0.0;
+        for (int i = 0; i < n; i++) m += v[i];
         m /= n;
-        for (int i = 0; i < n; i++) HZ[IDX(i, j, n)] = z[i] - m;
+        for (int i = 0; i < n; i++) o[i] = v[i] - m;
     }
-    gemm('N', 'N', n, k, n, 1.0, K, n, HZ, n, 0.0, KHZ, n);
+}
+
+/* out = H K H V for the n x b matrix V: K (H V) centred again, or with the
+ * factor G (centred columns) G (G' V).  scratch: n x b (exact) or r x b. */
+static void hkh_times(const lewl_kernel *K, int b, const double *V, double *out,
+                      double *scratch)
+{
+    int n = K->n;
+    if (K->r == 0) {
+        centre_columns(n, b, V, scratch);
+        gemm('N', 'N', n, b, n, 1.0, K->K, n, scratch, n, 0.0, out, n);
+        centre_columns(n, b, out, out);
+    } else {
+        gemm('T', 'N', K->r, b, n, 1.0, K->K, n, V, n, 0.0, scratch, K->r);
+        gemm('N', 'N', n, b, K->r, 1.0, K->K, n, scratch, K->r, 0.0, out, n);
+    }
+}
+
+/* lambda tr(Z' H K H Z). */
+static double hsic_term(const lewl_kernel *K, int k, double lambda, const double *Z,
+                        double *HKHZ, double *scratch)
+{
+    hkh_times(K, k, Z, HKHZ, scratch);
     double s = 0.0;
-    for (size_t q = 0; q < (size_t) n * k; q++) s += HZ[q] * KHZ[q];
+    for (size_t q = 0; q < (size_t) K->n * k; q++) s += Z[q] * HKHZ[q];
     return lambda * s;
 }
 
-int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
-             const int *missing, const double *K, double *Yt, double *Z, double *D,
-             double *values, double *objective, int *cg_iter, int *iter)
+/* The Z-step's operator M V = Yt (Yt' V) + lambda H K H V (eigs_core.h). */
+typedef struct {
+    const lewl_kernel *K;
+    int c;
+    double lambda;
+    const double *Yt;
+    double *scratch, *small;  /* n x b or r x b; c x b */
+} zstep_ctx;
+
+static void zstep_op(void *ctx_, int b, const double *V, double *out)
 {
-    int n = opt->n, c = opt->c, k = opt->k;
-    size_t nn = (size_t) n * n, nc = (size_t) n * c;
-    double *M = (double *) R_alloc(nn, sizeof(double));
-    double *rowmean = (double *) R_alloc((size_t) n, sizeof(double));
+    zstep_ctx *ctx = (zstep_ctx *) ctx_;
+    int n = ctx->K->n;
+    hkh_times(ctx->K, b, V, out, ctx->scratch);
+    size_t nb = (size_t) n * b;
+    for (size_t q = 0; q < nb; q++) out[q] *= ctx->lambda;
+    if (ctx->c > 0) {
+        gemm('T', 'N', ctx->c, b, n, 1.0, ctx->Yt, n, V, n, 0.0, ctx->small, ctx->c);
+        gemm('N', 'N', n, b, ctx->c, 1.0, ctx->Yt, n, ctx->small, ctx->c, 1.0, out, n);
+    }
+}
+
+/* The dense route: M = lambda H K H + Yt Yt' formed (upper triangle) and
+ * reduced by dsyevr (top k).  M: n x n scratch. */
+static int zstep_dense(const lewl_options *opt, const lewl_kernel *ker, const double *Yt,
+                       const double *rowmean, double mall, double *M, double *values,
+                       double *Z)
+{
+    int n = opt->n, c = opt->c;
+    double one = 1.0;
+    const double *K = ker->K;
+    if (ker->r == 0) {
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i <= j; i++)
+                M[IDX(i, j, n)] = opt->lambda *
+                    (K[IDX(i, j, n)] - rowmean[i] - rowmean[j] + mall);
+    } else {
+        int r = ker->r;
+        double zero = 0.0;
+        F77_CALL(dsyrk)("U", "N", &n, &r, &opt->lambda, K, &n, &zero, M, &n
+                        FCONE FCONE);
+    }
+    if (c > 0)
+        F77_CALL(dsyrk)("U", "N", &n, &c, &one, Yt, &n, &one, M, &n FCONE FCONE);
+    return sym_eigen_top(n, M, opt->k, values, Z);
+}
+
+int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
+             const int *missing, const lewl_kernel *K, const double *Z0, int k0,
+             double *Yt, double *Z, double *D, double *values, double *objective,
+             int *cg_iter, lewl_eig_trace *trace, int *iter)
+{
+    int n = opt->n, c = opt->c, k = opt->k, b = opt->eig_block;
+    size_t nc = (size_t) n * c;
+    if (b < k) b = k;
+    if (b > n) b = n;
+    int depth = opt->eig_depth < 1 ? 1 : opt->eig_depth;
+    int dense = opt->eig_method == LEWL_EIG_DENSE ||
+        (opt->eig_method == LEWL_EIG_AUTO && (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
+        (double) b * (depth + 1) > n;
+    trace->dense = dense;
+    trace->unconverged = 0;
     double *ZD = (double *) R_alloc(nc, sizeof(double));
-    double *HZ = (double *) R_alloc((size_t) n * k, sizeof(double));
-    double *KHZ = (double *) R_alloc((size_t) n * k, sizeof(double));
+    int wk = b > k ? b : k, rs = K->r == 0 ? n : K->r;
+    double *HKHZ = (double *) R_alloc((size_t) n * wk, sizeof(double));
+    double *scratch = (double *) R_alloc((size_t) rs * wk, sizeof(double));
+    double *small = (double *) R_alloc((size_t) (c > 0 ? c : 1) * wk, sizeof(double));
     double *r = (double *) R_alloc((size_t) n, sizeof(double));
     double *p = (double *) R_alloc((size_t) n, sizeof(double));
     double *Ap = (double *) R_alloc((size_t) n, sizeof(double));
     int *free_ = (int *) R_alloc(nc, sizeof(int));
-    double mall = 0.0;
-    for (int j = 0; j < n; j++) {
-        double s = 0.0;
-        for (int i = 0; i < n; i++) s += K[IDX(i, j, n)];
-        rowmean[j] = s / n;  /* K symmetric */
-        mall += s;
+    double *M = NULL, *rowmean = NULL, mall = 0.0, *X = NULL, *w = NULL;
+    if (dense) {
+        M = (double *) R_alloc((size_t) n * n, sizeof(double));
+        if (K->r == 0) {
+            rowmean = (double *) R_alloc((size_t) n, sizeof(double));
+            for (int j = 0; j < n; j++) {
+                double s = 0.0;
+                for (int i = 0; i < n; i++) s += K->K[IDX(i, j, n)];
+                rowmean[j] = s / n;  /* K symmetric */
+                mall += s;
+            }
+            mall /= (double) n * n;
+        }
+    } else {
+        /* the eigensolver's block: the warm start Z0, then the labels, then
+           fixed pseudo-random directions */
+        X = (double *) R_alloc((size_t) n * b, sizeof(double));
+        w = (double *) R_alloc((size_t) b, sizeof(double));
+        eigs_fill_noise(n, b, X, 2020u);
+        int j0 = 0;
+        if (Z0)
+            for (; j0 < k0 && j0 < b; j0++)
+                memcpy(X + IDX(0, j0, n), Z0 + IDX(0, j0, n), sizeof(double) * n);
+        for (int l = 0; l < c && j0 + l < b; l++) {
+            double *x = X + IDX(0, j0 + l, n);
+            for (int i = 0; i < n; i++) x[i] = Yt[IDX(i, l, n)] + 0.01 * x[i];
+        }
     }
-    mall /= (double) n * n;
+    zstep_ctx ctx = {K, c, opt->lambda, Yt, scratch, small};
+    eigs_options eopt = {n, k, b, depth, opt->eig_max_restart, opt->eig_tol};
     for (size_t q = 0; q < nc; q++)
         free_[q] = opt->recovery == LEWL_RECOVER_PAPER ? 1 : missing[q] != 0;
 
@@ -149,16 +254,27 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     *iter = 0;
     for (int it = 0; it < opt->max_iter; it++) {
         R_CheckUserInterrupt();
-        /* Z-step: M = lambda H K H + Yt Yt' (upper triangle), top-k eigenvectors */
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i <= j; i++)
-                M[IDX(i, j, n)] = opt->lambda *
-                    (K[IDX(i, j, n)] - rowmean[i] - rowmean[j] + mall);
-        if (c > 0) {
-            double one = 1.0;
-            F77_CALL(dsyrk)("U", "N", &n, &c, &one, Yt, &n, &one, M, &n FCONE FCONE);
+        /* Z-step: the top-k eigenvectors of M = lambda H K H + Yt Yt' */
+        const void *vmax = vmaxget();
+        if (dense) {
+            if (zstep_dense(opt, K, Yt, rowmean, mall, M, values, Z) != 0)
+                return LEWL_ERR_EIGEN;
+            trace->restarts[it] = 0;
+            trace->products[it] = 0;
+        } else {
+            /* every Z-step to eig_tol: an inexact one (a looser tolerance
+               while the objective still moves) would still never increase f
+               (Rayleigh-Ritz over a basis holding the previous Z), but the
+               alternating updates converge slowly, so the path's deviations
+               add up: measured, 0.008 in the recovered entries of medical */
+            int est = eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, trace->restarts + it,
+                               trace->products + it);
+            if (est < 0) return LEWL_ERR_EIGEN;
+            if (est == EIGS_NOT_CONVERGED) trace->unconverged++;
+            memcpy(Z, X, sizeof(double) * (size_t) n * k);
+            memcpy(values, w, sizeof(double) * (size_t) k);
         }
-        if (sym_eigen_top(n, M, k, values, Z) != 0) return LEWL_ERR_EIGEN;
+        vmaxset(vmax);
         /* D-step: D = Z' Yt; then ZD */
         gemm('T', 'N', k, c, n, 1.0, Z, n, Yt, n, 0.0, D, k);
         gemm('N', 'N', n, c, k, 1.0, Z, n, D, k, 0.0, ZD, n);
@@ -180,7 +296,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             fit += d * d;
         }
         double f = fit + opt->beta * lewl_smoothness(G, c, Yt, r) -
-            hsic_term(n, k, opt->lambda, K, Z, HZ, KHZ);
+            hsic_term(K, k, opt->lambda, Z, HKHZ, scratch);
         objective[it] = f;
         *iter = it + 1;
         if (it > 0) {

@@ -23,12 +23,42 @@ typedef struct {
 #define LEWL_RECOVER_EXACT 0
 #define LEWL_RECOVER_PAPER 1
 
+/* How the Z-step finds the top-k eigenvectors of Yt Yt' + lambda H K H:
+ * the dense n x n matrix reduced by LAPACK (dsyevr, top k only), or the
+ * iterative eigensolver of eigs_core.h on products with the matrix (never
+ * formed); "auto" takes the dense route up to n = LEWL_DENSE_MAX (where
+ * dsyevr was measured as fast: 0.70 s against 0.97 s CPU per iteration at
+ * n = 1000 on enron rows, 4.9 s against 2.6 s at n = 2000, bench/lewl_scale.R)
+ * and where the iterative basis (b (depth + 1) columns) would exceed n / 2. */
+#define LEWL_DENSE_MAX 1200
+#define LEWL_EIG_AUTO 0
+#define LEWL_EIG_DENSE 1
+#define LEWL_EIG_ITERATIVE 2
+
 typedef struct {
     int n, c, k;
     double lambda, beta;
     int max_iter, recovery, cg_max;
     double tol, cg_tol;
+    int eig_method, eig_block, eig_depth, eig_max_restart;  /* eig_block: b >= k */
+    double eig_tol;  /* relative residual of each Ritz pair (eigs_core.h) */
 } lewl_options;
+
+/* The kernel term: r == 0, K is the n x n kernel matrix (not centred);
+ * r > 0, K is an n x r factor G with centred columns, H K H ~ G G'
+ * (Nystrom). */
+typedef struct {
+    int n, r;
+    const double *K;
+} lewl_kernel;
+
+/* What the Z-steps of a run did: per iteration, the eigensolver's restarts
+ * and products (columns), and the number of Z-steps whose eigensolver
+ * stopped at eig_max_restart. */
+typedef struct {
+    int *restarts, *products;
+    int unconverged, dense;
+} lewl_eig_trace;
 
 void lewl_graph_degrees(lewl_graph *G);
 /* out = (I + beta L) v */
@@ -37,14 +67,16 @@ void lewl_apply(const lewl_graph *G, double beta, const double *v, double *out);
 double lewl_smoothness(const lewl_graph *G, int c, const double *Y, double *scratch);
 
 /* The alternating updates.  Y: n x c observed labels (any value where
- * missing); missing: n x c, non-zero where missing; K: the n x n kernel
- * matrix (not centred; read only); Yt: n x c, in: the starting point (Y with
+ * missing); missing: n x c, non-zero where missing; K: the kernel term (read
+ * only); Z0 (n x k0, or NULL): a warm start of the first Z-step's
+ * eigensolver (e.g. the embedding of a nearby grid point); Yt: n x c, in: the starting point (Y with
  * the missing entries filled), out: the completed matrix; Z (n x k), D (k x c)
  * out; objective: max_iter values (the objective after each iteration);
  * cg_iter: the CG iterations of each recovery step.  Returns LEWL_OK,
  * LEWL_NOT_CONVERGED or LEWL_ERR_EIGEN; *iter = iterations run. */
 int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
-             const int *missing, const double *K, double *Yt, double *Z, double *D,
-             double *values, double *objective, int *cg_iter, int *iter);
+             const int *missing, const lewl_kernel *K, const double *Z0, int k0,
+             double *Yt, double *Z, double *D, double *values, double *objective,
+             int *cg_iter, lewl_eig_trace *trace, int *iter);
 
 #endif

@@ -1,0 +1,176 @@
+/* The top eigenpairs of a symmetric operator M known only through products
+ * M V (eigs_core.h), by restarted block Krylov subspace iteration with
+ * Rayleigh-Ritz:
+ *
+ *   X (n x b, orthonormal), AX = M X
+ *   repeat:
+ *     basis V = orth[X, M X, M^2 X, ..., M^depth X]   (n x s, s = b (depth + 1))
+ *     T = V' M V (s x s);  T = U diag(theta) U'        (LAPACK dsyevr, top b)
+ *     X = V U_b,  AX = (M V) U_b                        (Ritz vectors and their images)
+ *     stop when ||AX_i - theta_i X_i|| <= tol |theta_1| for the k wanted pairs
+ *
+ * M is never formed: the caller's product is the only access to it, and the
+ * work besides the products is O(n s^2) per restart.  Each block of the basis
+ * is orthogonalised against the previous ones twice (classical Gram-Schmidt
+ * twice is enough), then by a Householder QR; a block that vanishes (the
+ * Krylov space is exhausted: M of low rank, or an exact invariant subspace)
+ * is replaced by pseudo-random directions, so the basis stays orthonormal.
+ * A warm start (the previous call's X for a nearby M) that already meets the
+ * test costs b products and one b x b eigenproblem.
+ *
+ * The residual test is the usual backward-error one: x_i, theta_i are an
+ * exact eigenpair of M + E with ||E|| = ||r_i||, and the angle between the
+ * wanted subspace and span(x_1..x_k) is at most max ||r_i|| / gap, gap the
+ * distance from theta_k to the rest of the spectrum (Davis-Kahan). */
+#define USE_FC_LEN_T
+#include <R.h>
+#include <R_ext/Utils.h>
+#include <math.h>
+#include <string.h>
+#include "linalg.h"
+#include "eigs_core.h"
+
+void eigs_fill_noise(int n, int b, double *X, unsigned long long seed)
+{
+    unsigned long long z = seed;
+    size_t nb = (size_t) n * b;
+    for (size_t q = 0; q < nb; q++) {
+        z += 0x9E3779B97F4A7C15ULL;  /* splitmix64 */
+        unsigned long long v = z;
+        v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        v = (v ^ (v >> 27)) * 0x94D049BB133111EBULL;
+        v ^= v >> 31;
+        X[q] = (double) (v >> 11) / 9007199254740992.0 - 0.5;  /* [0, 1) - 0.5 */
+    }
+}
+
+/* Q <- Q - V (V'Q): V n x p orthonormal, Q n x b; tmp p x b. */
+static void project_out(int n, int p, const double *V, int b, double *Q, double *tmp)
+{
+    if (p == 0) return;
+    gemm('T', 'N', p, b, n, 1.0, V, n, Q, n, 0.0, tmp, p);
+    gemm('N', 'N', n, b, p, -1.0, V, n, tmp, p, 1.0, Q, n);
+}
+
+/* Orthonormalise the block Q (n x b) against V (n x p, orthonormal) and
+ * within itself.  Returns 0, or LAPACK's info (negated when positive). */
+static int orth_block(int n, int p, const double *V, int b, double *Q, double *tmp,
+                      unsigned long long *seed)
+{
+    for (int attempt = 0; attempt < 4; attempt++) {
+        project_out(n, p, V, b, Q, tmp);
+        project_out(n, p, V, b, Q, tmp);
+        int info = qr_orthonormalize(n, b, Q);
+        if (info != 0) return info > 0 ? -info : info;
+        if (p == 0) return 0;
+        /* the QR normalised what was left; whatever of it still lies in
+           span(V) (a block that had vanished) is removed again */
+        project_out(n, p, V, b, Q, tmp);
+        project_out(n, p, V, b, Q, tmp);
+        int lost = 0;
+        for (int j = 0; j < b && !lost; j++) {
+            double s = 0.0;
+            const double *q = Q + IDX(0, j, n);
+            for (int i = 0; i < n; i++) s += q[i] * q[i];
+            if (!(s > 0.25)) lost = 1;
+        }
+        if (!lost) {
+            info = qr_orthonormalize(n, b, Q);
+            return info > 0 ? -info : info;
+        }
+        eigs_fill_noise(n, b, Q, (*seed)++);
+    }
+    return -300;  /* span(V) is (numerically) the whole space */
+}
+
+/* Rayleigh-Ritz over the orthonormal basis V (n x s) with AV = M V: the top
+ * b Ritz pairs, X = V U, AX = AV U, values decreasing.  T: s x s, U: s x b. */
+static int rayleigh_ritz(int n, int s, const double *V, const double *AV, int b,
+                         double *X, double *AX, double *values, double *T, double *U)
+{
+    gemm('T', 'N', s, s, n, 1.0, V, n, AV, n, 0.0, T, s);
+    for (int j = 0; j < s; j++)
+        for (int i = 0; i < j; i++) {
+            double m = 0.5 * (T[IDX(i, j, s)] + T[IDX(j, i, s)]);
+            T[IDX(i, j, s)] = m;
+            T[IDX(j, i, s)] = m;
+        }
+    int info = sym_eigen_top(s, T, b, values, U);
+    if (info != 0) return info > 0 ? -info : info;
+    gemm('N', 'N', n, b, s, 1.0, V, n, U, s, 0.0, X, n);
+    gemm('N', 'N', n, b, s, 1.0, AV, n, U, s, 0.0, AX, n);
+    return 0;
+}
+
+int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *values,
+             double *resid, int *restarts, int *products)
+{
+    int n = opt->n, k = opt->k, b = opt->b, depth = opt->depth;
+    *restarts = 0;
+    *products = 0;
+    if (k < 1 || b < k || b > n || depth < 1) return -200;
+    if ((double) b * (depth + 1) > n) depth = n / b - 1;
+    if (depth < 1) return -200;
+    int s = b * (depth + 1);
+    const void *vmax = vmaxget();
+    double *V = (double *) R_alloc((size_t) n * s, sizeof(double));
+    double *AV = (double *) R_alloc((size_t) n * s, sizeof(double));
+    double *AX = (double *) R_alloc((size_t) n * b, sizeof(double));
+    double *T = (double *) R_alloc((size_t) s * s, sizeof(double));
+    double *U = (double *) R_alloc((size_t) s * b, sizeof(double));
+    double *tmp = (double *) R_alloc((size_t) s * b, sizeof(double));
+    double *w = (double *) R_alloc((size_t) s, sizeof(double));
+    unsigned long long seed = 20201u;
+    memset(w, 0, sizeof(double) * (size_t) s);
+
+    int status = 0, cur = b;
+    memcpy(V, X, sizeof(double) * (size_t) n * b);
+    status = orth_block(n, 0, NULL, b, V, tmp, &seed);
+    if (status == 0) {
+        op(ctx, b, V, AV);
+        *products += b;
+    }
+    for (int r = 0; status == 0; r++) {
+        const void *vloop = vmaxget();
+        status = rayleigh_ritz(n, cur, V, AV, b, X, AX, w, T, U);
+        vmaxset(vloop);
+        if (status != 0) break;
+        /* the residuals of the k wanted pairs, relative to the largest |theta| */
+        double scale = fmax(fabs(w[0]), fabs(w[b - 1]));
+        int done = 1;
+        for (int j = 0; j < k; j++) {
+            double s2 = 0.0;
+            const double *x = X + IDX(0, j, n), *ax = AX + IDX(0, j, n);
+            for (int i = 0; i < n; i++) {
+                double d = ax[i] - w[j] * x[i];
+                s2 += d * d;
+            }
+            double rel = scale > 0.0 ? sqrt(s2) / scale : 0.0;
+            if (resid) resid[j] = rel;
+            if (!(rel <= opt->tol)) done = 0;
+        }
+        *restarts = r;
+        if (done) break;
+        if (r == opt->max_restart) {
+            status = EIGS_NOT_CONVERGED;
+            break;
+        }
+        R_CheckUserInterrupt();
+        /* the next basis: [X, M X, ..., M^depth X], orthonormalised */
+        memcpy(V, X, sizeof(double) * (size_t) n * b);
+        memcpy(AV, AX, sizeof(double) * (size_t) n * b);
+        for (int j = 1; j <= depth && status == 0; j++) {
+            double *Q = V + IDX(0, j * b, n);
+            memcpy(Q, AV + IDX(0, (j - 1) * b, n), sizeof(double) * (size_t) n * b);
+            status = orth_block(n, j * b, V, b, Q, tmp, &seed);
+            vmaxset(vloop);
+            if (status != 0) break;
+            op(ctx, b, Q, AV + IDX(0, j * b, n));
+            *products += b;
+        }
+        cur = s;
+    }
+    memcpy(values, w, sizeof(double) * (size_t) b);
+    vmaxset(vmax);
+    return status;
+}

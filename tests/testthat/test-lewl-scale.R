@@ -1,0 +1,97 @@
+# LEWL at scale (issue 23): the iterative eigensolver of the Z-step against
+# eigen() and against the dense route, and the Nystrom kernel factor against
+# its plain-R formula (helper-lewl.R for the problems and references).
+
+# sin of the largest principal angle between span(A) and span(B) (orthonormal)
+max_sin_angle <- function(A, B) max(svd(A - B %*% crossprod(B, A))$d)
+
+lewl_start <- function(y, init = 0.5) {
+  s <- y + 0
+  s[is.na(s)] <- init
+  s
+}
+
+with_eigen <- function(method, expr) {
+  old <- options(mlss.lewl_eigen = method)
+  on.exit(options(old))
+  expr
+}
+
+test_that("the iterative Z-step spans the top-k eigenspace of eigen()", {
+  p <- lewl_problem(150, 5, m = 6, rate = 0.3, seed = 3)
+  K <- ref_lewl_kernel(p$x, 0.2)
+  for (lambda in c(0, 0.5, 5)) {
+    fit <- with_eigen("iterative", suppressWarnings(
+      lewl(p$x, p$ymiss, k = 3, lambda = lambda, beta = 1, gamma = 0.2, max_iter = 1)))
+    Zref <- ref_lewl_zstep(lewl_start(p$ymiss), K, lambda, 3)
+    expect_lt(max_sin_angle(fit$Z, Zref), 1e-8)
+    expect_equal(crossprod(fit$Z), diag(3), tolerance = 1e-10, ignore_attr = TRUE)
+  }
+})
+
+test_that("below the switch, the iterative route recovers what the dense route does", {
+  p <- lewl_problem(140, 4, m = 5, rate = 0.5, seed = 4)
+  args <- list(p$x, p$ymiss, k = 2, lambda = 1, beta = 1, gamma = 0.3, knn = 6, tol = 1e-9)
+  fd <- with_eigen("dense", do.call(lewl, args))
+  fi <- with_eigen("iterative", do.call(lewl, args))
+  expect_lt(max_sin_angle(fi$Z, fd$Z), 1e-8)
+  expect_equal(fi$recovered, fd$recovered, tolerance = 1e-6)
+  expect_equal(fi$objective, fd$objective, tolerance = 1e-8)
+  # the objective recorded on the iterative route is the objective (reference)
+  W <- ref_lewl_graph(p$x, 6, fi$t)
+  K <- ref_lewl_kernel(p$x, 0.3)
+  expect_equal(ref_lewl_objective(fi$completed, fi$Z, fi$D, W, K, 1, 1),
+               fi$objective[fi$iterations], tolerance = 1e-9)
+})
+
+test_that("an eigensolver stopped before its tolerance warns with the package's class", {
+  p <- lewl_problem(120, 4, m = 5, seed = 5)
+  prep <- mlss:::lewl_prepare(p$x, 5, gamma = 0.3)
+  expect_warning(mlss:::lewl_solve(p$y, prep, 2, 1, 1, "exact", 0.5, 1e-6, 3,
+                                   eig_method = "iterative", eig_max_restart = 0,
+                                   eig_tol = 1e-14),
+                 class = "mlss_not_converged")
+})
+
+# The Nystrom factor from its formula: C = K(x, landmarks), W = K(landmarks,
+# landmarks), H K H ~ H C W^+ C' H.
+ref_nystrom_hkh <- function(x, marks, gamma) {
+  K <- ref_lewl_kernel(x, gamma)
+  C <- K[, marks, drop = FALSE]
+  W <- K[marks, marks, drop = FALSE]
+  e <- eigen(W, symmetric = TRUE)
+  keep <- e$values > 1e-10 * e$values[1]
+  Wp <- e$vectors[, keep] %*% (t(e$vectors[, keep]) / e$values[keep])
+  H <- ref_centre(nrow(x))
+  H %*% C %*% Wp %*% t(C) %*% H
+}
+
+test_that("the Nystrom route: its factor, its Z-step, and all rows as landmarks", {
+  p <- lewl_problem(90, 4, m = 5, rate = 0.3, seed = 6)
+  set.seed(2)
+  prep <- mlss:::lewl_prepare(p$x, 5, gamma = 0.4, approx = "nystrom", landmarks = 20)
+  expect_null(prep$K)
+  expect_identical(dim(prep$G)[1], 90L)
+  expect_lte(ncol(prep$G), 20L)
+  expect_length(prep$landmarks, 20L)
+  A <- ref_nystrom_hkh(p$x, prep$landmarks, 0.4)
+  expect_equal(tcrossprod(prep$G), A, tolerance = 1e-8, ignore_attr = TRUE)
+  # the Z-step on the factor: the top eigenvectors of Yt Yt' + lambda H K~ H
+  Yt <- lewl_start(p$ymiss)
+  for (method in c("dense", "iterative")) {
+    fit <- with_eigen(method, suppressWarnings(
+      mlss:::lewl_solve(p$ymiss, prep, 2, 2, 1, "exact", 0.5, 0, 1)))
+    e <- eigen(tcrossprod(Yt) + 2 * A, symmetric = TRUE)
+    expect_lt(max_sin_angle(fit$Z, e$vectors[, 1:2]), 1e-8)
+  }
+  # every row a landmark: K W^+ K' is K itself (to the eigenvalues dropped)
+  ex <- lewl(p$x, p$ymiss, k = 2, gamma = 0.4, approx = "exact", tol = 1e-9)
+  ny <- lewl(p$x, p$ymiss, k = 2, gamma = 0.4, approx = "nystrom", landmarks = 90,
+             tol = 1e-9)
+  expect_identical(c(ex$approx, ny$approx), c("exact", "nystrom"))
+  expect_equal(ny$recovered, ex$recovered, tolerance = 1e-6)
+  # below the switch "auto" is exact
+  expect_identical(lewl(p$x, p$ymiss, k = 2)$approx, "exact")
+  expect_error(lewl(p$x, p$ymiss, landmarks = 0), "'landmarks'")
+  expect_error(lewl(p$x, p$ymiss, approx = "svd"), "'arg'")
+})
