@@ -173,10 +173,9 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
   call <- match.call()
   call[[1L]] <- quote(mlls)
   check_no_dots(...)
-  alpha <- check_penalty(alpha, "alpha")
-  beta <- check_penalty(beta, "beta")
-  if (is.infinite(alpha) && is.infinite(beta))
-    stop_arg("'alpha' and 'beta' cannot both be Inf")
+  pen <- check_mlls_penalties(alpha, beta)
+  alpha <- pen$alpha
+  beta <- pen$beta
   method <- match.arg(method)
   xy <- ml_xy(x, y)
   d <- mlls_inputs(xy$x, xy$y, r, intercept, kernel, match.arg(na_labels), "mlls")
@@ -413,4 +412,13 @@ mlls_finish <- function(fit, y, alpha, beta, r, call, thr = NULL) {
   d <- if (!is.null(fit$U)) nrow(fit$U)
        else if (fit$kernel$name == "precomputed") fit$kernel$n else ncol(fit$kernel$x)
   new_ml_fit(out, "mlls", n_features = d)
+}
+
+# alpha and beta of mlls() (in memory or from chunks): numbers >= 0, not both Inf.
+check_mlls_penalties <- function(alpha, beta) {
+  alpha <- check_penalty(alpha, "alpha")
+  beta <- check_penalty(beta, "beta")
+  if (is.infinite(alpha) && is.infinite(beta))
+    stop_arg("'alpha' and 'beta' cannot both be Inf")
+  list(alpha = alpha, beta = beta)
 }

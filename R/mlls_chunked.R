@@ -117,13 +117,12 @@
 mlls.ml_chunks <- function(x, alpha, beta, r = NULL, intercept = TRUE,
                            thresholds = c("train", "none"), bins = 4096L, tol = NULL,
                            cache = NULL, progress = interactive(), ...) {
+  check_no_dots(...)
   call <- match.call()
   call[[1L]] <- quote(mlls)
-  check_no_dots(...)
-  alpha <- check_penalty(alpha, "alpha")
-  beta <- check_penalty(beta, "beta")
-  if (is.infinite(alpha) && is.infinite(beta))
-    stop_arg("'alpha' and 'beta' cannot both be Inf")
+  pen <- check_mlls_penalties(alpha, beta)
+  alpha <- pen$alpha
+  beta <- pen$beta
   intercept <- check_flag(intercept, "intercept")
   thresholds <- match.arg(thresholds)
   bins <- check_bins(bins)
