@@ -30,6 +30,8 @@ test_that("ml_stats follows the definitions on small data with corner cases", {
   y[3, ] <- FALSE                       # an instance without labels
   y[c(1, 2), ] <- TRUE                  # a repeated label set
   y[, 5] <- FALSE                       # a label nobody carries
+  y[4, ] <- FALSE                       # and another
+  y <- cbind(y, f = seq_len(40) == 3)   # a label carried once, alone (SCUMBLE 0)
   s <- ml_stats(y, features = 10)
   r <- stats_reference(y)
   expect_identical(s$labelsets, r$labelsets)
@@ -46,7 +48,10 @@ test_that("ml_stats follows the definitions on small data with corner cases", {
   expect_equal(s$label$SCUMBLE, r$lab, tolerance = 1e-13)
   expect_identical(s$label$IRLbl[5], 0)
   expect_true(is.na(s$label$SCUMBLE.CV[5]))
-  expect_equal(s$tcs, log(10 * 5 * r$labelsets))
+  expect_true(is.na(s$label$SCUMBLE.CV[6]))
+  for (l in 1:4)
+    expect_equal(s$label$SCUMBLE.CV[l], sd(r$inst[y[, l]]) / r$lab[l], tolerance = 1e-12)
+  expect_equal(s$tcs, log(10 * 6 * r$labelsets))
   expect_equal(unname(s$cooccurrence), unname(crossprod(y + 0)))
   expect_equal(as.vector(s$labels_per_instance), tabulate(rowSums(y) + 1, max(rowSums(y)) + 1))
   expect_true(is.na(ml_stats(y)$tcs))
