@@ -11,24 +11,7 @@ lp_problem <- function(seed = 1, n = 60, d = 4, m = 3) {
   list(x = x, y = y, newx = matrix(rnorm(15 * d), 15, d, dimnames = list(NULL, colnames(x))))
 }
 
-# Plain-R label powerset: the distinct rows of y, one indicator per set,
-# br() logistic on each, normalised probabilities; the set of the largest.
-lp_reference <- function(x, y, newx, cost = 1) {
-  sets <- unique(y)                                   # order of first appearance
-  idx <- apply(y, 1, function(r) which(apply(sets, 1, function(s) all(s == r))))
-  cnt <- tabulate(idx, nrow(sets))
-  ord <- order(-cnt, seq_len(nrow(sets)))             # most frequent first
-  sets <- sets[ord, , drop = FALSE]
-  idx <- match(idx, ord)
-  Z <- vapply(seq_len(nrow(sets)), function(k) idx == k, logical(nrow(y)))
-  colnames(Z) <- paste0("c", seq_len(ncol(Z)))
-  q <- predict(br(x, Z, learner = "logistic", cost = cost), newx, type = "score")
-  P <- q / rowSums(q)
-  best <- apply(P, 1, which.max)
-  cls <- sets[best, , drop = FALSE]
-  marg <- sapply(seq_len(ncol(y)), function(l) rowSums(P[, sets[, l] == 1, drop = FALSE]))
-  list(sets = sets, P = P, class = cls, score = marg)
-}
+# lp_reference(): helper-label-powerset.R
 
 test_that("LP predicts the label set of the most probable class, and the marginals", {
   pr <- lp_problem()
