@@ -35,6 +35,9 @@
 #' @param threshold The cut on the averaged votes (one number, or one per
 #'   label), stored as the fit's `thresholds`.
 #' @param learner,cost The class model of each label powerset, as in [lp()].
+#' @param subsets Optional: the label subsets themselves (a list of vectors
+#'   of label indices, as `fit$subsets`), instead of a random draw; `k`,
+#'   `m` and `mode` then only label the fit.
 #' @param ... Passed to [br()] (`tol`, `max_iter`, ...); for the formula
 #'   method, the arguments of the default method.
 #' @return An object of class `"rakel"`: `subsets` (a list of label index
@@ -59,7 +62,8 @@ rakel <- function(x, ...) UseMethod("rakel")
 #' @export
 rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoint"),
                           vote = c("class", "score"), threshold = 0.5,
-                          learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
+                          learner = c("logistic", "ridge", "svm"), cost = 1,
+                          subsets = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(rakel)
   mode <- match.arg(mode)
@@ -71,7 +75,8 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
   L <- ncol(y)
   if (!is.numeric(k) || length(k) != 1 || is.na(k) || k < 1 || k > L || k != round(k))
     stop_arg("'k' must be one whole number in 1..", L, " (the size of the label subsets)")
-  subsets <- if (mode == "disjoint") rakel_disjoint(L, k) else {
+  subsets <- if (!is.null(subsets)) check_subsets(subsets, L) else
+             if (mode == "disjoint") rakel_disjoint(L, k) else {
     total <- choose(L, k)
     if (is.null(m)) m <- min(2 * L, total)
     if (!is.numeric(m) || length(m) != 1 || is.na(m) || m < 1 || m != round(m) || m > total)
@@ -96,6 +101,15 @@ rakel.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- rakel.default(md$x, md$y, ...)
   with_formula(fit, md, match.call(), quote(rakel))
+}
+
+# Subsets given by the user (as fit$subsets): label indices in 1..L.
+check_subsets <- function(subsets, L) {
+  ok <- is.list(subsets) && length(subsets) > 0 &&
+    all(vapply(subsets, function(s) is.numeric(s) && length(s) > 0 && !anyNA(s) &&
+                 all(s == round(s)) && all(s >= 1 & s <= L) && !anyDuplicated(s), NA))
+  if (!ok) stop_arg("'subsets' must be a list of vectors of distinct label indices in 1..", L)
+  lapply(subsets, as.integer)
 }
 
 # m distinct k-subsets of 1..L, each sort(sample(L, k)), redrawn when taken.

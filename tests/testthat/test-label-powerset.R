@@ -95,3 +95,15 @@ test_that("PS prunes rare label sets and reintroduces frequent subsets (A and B)
   expect_error(ps(pr$x, pr$y, p = 1000), "lower 'p'")
   expect_error(ps(pr$x, pr$y, b = -1), "'b' must be")
 })
+
+test_that("cv_lp cross-validates the cost of the class model on the engine", {
+  pr <- lp_problem(5)
+  foldid <- rep_len(1:3, 60)
+  cv <- cv_lp(pr$x, pr$y, cost = c(1, 0.1), foldid = foldid, progress = FALSE)
+  ref <- ml_cv(pr$x, pr$y, fit = function(x, y, cost) lp(x, y, cost = cost),
+               grid = list(cost = c(0.1, 1)), foldid = foldid, progress = FALSE)
+  expect_equal(cv$cvm, ref$cvm)
+  expect_identical(cv$grid$cost, c(0.1, 1))
+  expect_s3_class(cv$fit, "lp")
+  expect_error(cv_lp(pr$x, pr$y, cost = -1), "'cost' must be")
+})

@@ -83,3 +83,20 @@ test_that("RAkEL's threshold is strict and goes through the formula interface", 
   ff <- rakel(cbind(l1, l2, l3, l4, l5) ~ ., data = df, k = 2, m = 4)
   expect_equal(predict(ff, data.frame(pr$newx), type = "score"), sc, ignore_attr = TRUE)
 })
+
+test_that("cv_rakel draws the subsets once and cross-validates the cost on the engine", {
+  pr <- rakel_problem(4, n = 60)
+  foldid <- rep_len(1:3, 60)
+  set.seed(21)
+  cv <- cv_rakel(pr$x, pr$y, cost = c(0.1, 1), k = 2, m = 4, foldid = foldid,
+                 progress = FALSE)
+  set.seed(21)
+  drawn <- mlss:::rakel_overlapping(5, 2, 4)
+  expect_identical(cv$fit$subsets, drawn)
+  ref <- ml_cv(pr$x, pr$y, fit = function(x, y, cost) rakel(x, y, k = 2, cost = cost,
+                                                              subsets = drawn),
+               grid = list(cost = c(0.1, 1)), foldid = foldid, progress = FALSE)
+  expect_equal(cv$cvm, ref$cvm)
+  expect_s3_class(cv, "cv_rakel")
+  expect_error(rakel(pr$x, pr$y, subsets = list(c(1, 9))), "'subsets' must be")
+})
