@@ -4,6 +4,11 @@
 # without the "at least one label" correction.  SCut chooses its cuts on
 # 5-fold out-of-fold scores of the training rows.
 # Run: R_LIBS=lib Rscript bench/toolbox.R
+# utiml (0.1.7, archived) is not compared here: installing it needs ROCR,
+# whose dependencies (gplots, caTools, ...) built from source for more than
+# the 90 s tried (install.packages("ROCR"), then
+# install.packages(".../Archive/utiml/utiml_0.1.7.tar.gz", repos = NULL,
+# type = "source")).
 source(file.path("bench", "common.R"))
 
 d <- mlss::scene
@@ -34,4 +39,32 @@ for (r in names(rules)) for (one in c(FALSE, TRUE)) {
   v <- unlist(ml_metrics(yte, pred = p, measures = meas))
   cat(sprintf("%-24s %-5s %8.4f %8.4f %8.4f %8.4f %6d\n", r, one, v[1], v[2], v[3], v[4],
               sum(rowSums(p) == 0)))
+}
+
+# ---- transformations: BR, LP, PS, RAkELo, RAkELd (logistic, cost 1) -------------
+# Each on the training rows of Mulan's split, scored on its test rows: the
+# class predictions of each method's own rule (BR: the training F1 cuts;
+# LP/PS: the most probable set; RAkEL: averaged votes > 0.5), and CPU time.
+cat("\nTransformations on Mulan's splits (logistic class model, cost 1):\n")
+cat(sprintf("%-9s %-10s %8s %8s %8s %8s %8s\n", "data", "method", "exact", "microF1",
+            "macroF1", "Hamming", "CPU s"))
+for (name in c("emotions", "scene")) {
+  dd <- get(name, asNamespace("mlss"))
+  yt <- dd$y[!dd$train, ]
+  set.seed(26)
+  methods <- list(
+    BR = function() br(dd, learner = "logistic"),
+    LP = function() lp(dd),
+    `PS p=3 b=2` = function() ps(dd, p = 3, b = 2),
+    `RAkELo k=3` = function() rakel(dd, k = 3),
+    `RAkELd k=3` = function() rakel(dd, k = 3, mode = "disjoint"))
+  for (mth in names(methods)) {
+    t <- system.time({
+      f <- methods[[mth]]()
+      p <- predict(f, dd, type = "class")
+    })[["user.self"]]
+    v <- unlist(ml_metrics(yt, pred = p, measures = meas))
+    cat(sprintf("%-9s %-10s %8.4f %8.4f %8.4f %8.4f %8.2f\n", name, mth, v[1], v[2], v[3],
+                v[4], t))
+  }
 }
