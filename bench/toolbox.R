@@ -41,7 +41,7 @@ for (r in names(rules)) for (one in c(FALSE, TRUE)) {
               sum(rowSums(p) == 0)))
 }
 
-# ---- transformations: BR, LP, PS, RAkELo, RAkELd (logistic, cost 1) -------------
+# ---- transformations: BR, LP, PS, RAkELo, RAkELd, EBR, ECC (logistic, cost 1) ----
 # Each on the training rows of Mulan's split, scored on its test rows: the
 # class predictions of each method's own rule (BR: the training F1 cuts;
 # LP/PS: the most probable set; RAkEL: averaged votes > 0.5), and CPU time.
@@ -57,7 +57,9 @@ for (name in c("emotions", "scene")) {
     LP = function() lp(dd),
     `PS p=3 b=2` = function() ps(dd, p = 3, b = 2),
     `RAkELo k=3` = function() rakel(dd, k = 3),
-    `RAkELd k=3` = function() rakel(dd, k = 3, mode = "disjoint"))
+    `RAkELd k=3` = function() rakel(dd, k = 3, mode = "disjoint"),
+    `EBR 10` = function() ebr(dd, n_models = 10),
+    `ECC 10` = function() ecc(dd, n_models = 10))
   for (mth in names(methods)) {
     t <- system.time({
       f <- methods[[mth]]()
