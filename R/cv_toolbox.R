@@ -2,10 +2,14 @@
 #'
 #' Chooses the cost \eqn{C} of the class model of [lp()] or [rakel()] by
 #' k-fold cross-validation on the package's engine ([ml_cv()]): the folds of
-#' [ml_folds()], the measure on the out-of-fold scores (LP's per-label
-#' marginals, RAkEL's averaged votes) with out-of-fold (or training) F1
-#' thresholds, the best and one-standard-error cost (a smaller cost counted
-#' as the more regularised), and a refit on all the data.  RAkEL's label
+#' [ml_folds()], the best and one-standard-error cost (a smaller cost counted
+#' as the more regularised), and a refit on all the data.  A measure of label
+#' sets (F1, Hamming loss, subset accuracy) is taken, for `cv_lp()`, on the
+#' label sets LP predicts (its most probable set, the decoder of
+#' `predict(type = "class")`; the refit then keeps no thresholds), and, for
+#' `cv_rakel()`, on the averaged votes cut at out-of-fold (or training) F1
+#' thresholds, which the refit stores; a ranking measure on the scores (LP's
+#' per-label marginals, RAkEL's averaged votes).  RAkEL's label
 #' subsets are drawn once, before the folds (so `set.seed()` before the call
 #' reproduces them), and every fold and grid point uses the same ones.
 #'
@@ -18,8 +22,8 @@
 #' @param ... Not used.
 #' @return An object of class `c("cv_lp", "ml_cv")` or `c("cv_rakel",
 #'   "ml_cv")` with the components of [ml_cv()], `fit` being the fit on all
-#'   the data at the chosen cost (its thresholds the out-of-fold ones, see
-#'   [ml_cv()]).
+#'   the data at the chosen cost (for `cv_rakel()`, its thresholds the
+#'   out-of-fold ones, see [ml_cv()]).
 #' @seealso [lp()], [rakel()], [ml_cv()].
 #' @examples
 #' e <- mlss::emotions
@@ -40,12 +44,15 @@ cv_lp <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"
   cost <- check_cost_grid(cost)
   xy <- ml_xy(x, y)
   fit <- function(x, y, cost) lp(x, y, learner = learner, cost = cost)
-  cv <- ml_cv(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
-              measure = measure, thresholds = match.arg(thresholds),
-              select = match.arg(select), keep = keep, parallel = parallel,
-              progress = progress, order = function(grid) order(grid$cost))
-  cv$call <- call
-  cv
+  # LP's labels come from its decoder (the most probable label set): a
+  # measure of label sets is taken on those, and the refit keeps no
+  # thresholds (its predict(type = "class") is the decoder's)
+  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
+            measure = measure, thresholds = match.arg(thresholds),
+            select = match.arg(select), keep = keep, parallel = parallel,
+            progress = progress, order = function(grid) order(grid$cost),
+            order_rule = "smaller cost first (a stronger penalty)", decoder = TRUE,
+            call = call, fun = "cv_lp")
 }
 
 #' @rdname cv_lp

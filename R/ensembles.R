@@ -8,9 +8,9 @@
 #' (0.5 by default), strictly.
 #'
 #' The draws, from R's generator (so `set.seed()` reproduces a fit), model
-#' after model: the rows, `sample.int(n, n, replace = TRUE)` (`sample =
-#' "bootstrap"`) or `sample.int(n, round(fraction * n))` (`"subsample"`,
-#' without replacement), then for `ecc()` the chain, `sample.int(m)`.
+#' after model: the rows, `sample.int(n, n, replace = TRUE)`
+#' (`sample = "bootstrap"`) or `sample.int(n, round(fraction * n))`
+#' (`"subsample"`, without replacement), then for `ecc()` the chain, `sample.int(m)`.
 #'
 #' Votes: with `vote = "class"` (Read et al.'s) each model gives 1 to the
 #' labels it predicts (the chain's greedy walk, or BR's training F1 cuts) and
@@ -23,24 +23,33 @@
 #' the warnings this gives are collected into one at the end that says in how
 #' many samples it happened.
 #'
-#' @param x,y As in [cc()] (an [mlss_data()] object as `x`: its training rows).
+#' @param x,y As in [cc()] (an [mlss_data()] or `mldr` object as `x`: its
+#'   training rows, `y` left out; for the formula methods, a formula
+#'   `cbind(l1, l2) ~ .`).
+#' @param data,subset,na.action For the formula methods, as in [lm()].
 #' @param n_models The number of models (default 10, Read et al.'s).
 #' @param sample `"bootstrap"` (with replacement, n rows) or `"subsample"`
 #'   (without replacement, `fraction` of the rows).
 #' @param fraction For `"subsample"`: the share of rows in each sample.
 #' @param vote `"class"` or `"score"`, see above.
 #' @param threshold The cut on the averaged votes (one number or one per
-#'   label), stored as the fit's `thresholds`.
+#'   label), stored as the fit's `cut`; thresholds given to `predict()`, or
+#'   stored in `fit$thresholds` (by [ml_cv()]), replace it.
 #' @param cost The cost of the logistic regressions, as in [cc()] and [br()].
-#' @param ... Passed to [cc()] or [br()] (`tol`, `max_iter`).
-#' @return An object of class `c("ecc", "ml_ensemble")` or `c("ebr",
-#'   "ml_ensemble")`: `models` (the fits), `rows` (the sampled rows of each),
-#'   `orders` (`ecc()`: each chain's order, label names), `vote`,
-#'   `thresholds`, `labels`, `features`, `nobs`, `call`.
+#' @param ... Passed to [cc()] or [br()] (`tol`, `max_iter`); for the
+#'   formula methods, the arguments of the default method.
+#' @return An object of class `c("ecc", "ml_ensemble", "ml_fit")` or
+#'   `c("ebr", "ml_ensemble", "ml_fit")`, predicted by [predict.ml_fit()]
+#'   (`type = "class"`: the averaged votes above the cut; `"score"`: the
+#'   averaged votes): `models` (the fits), `rows` (the sampled rows of each),
+#'   `orders` (`ecc()`: each chain's order, label names), `sample`, `vote`,
+#'   `cut`, `labels`, `features`, `nobs`, `call`, and the fields of the
+#'   contract (`types`, `n_features`).
 #' @references Read J., Pfahringer B., Holmes G. and Frank E. (2011).
 #'   Classifier chains for multi-label classification. Machine Learning
 #'   85(3), 333-359.
-#' @seealso [predict.ml_ensemble()], [cc()], [br()].
+#' @seealso [predict.ml_fit()], [cc()], [br()].
+#' @aliases predict.ml_ensemble
 #' @examples
 #' d <- mlss::emotions
 #' set.seed(1)
@@ -50,25 +59,53 @@
 #' set.seed(1)
 #' head(predict(ebr(d, n_models = 5, sample = "subsample"), d))
 #' @export
-ecc <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"), fraction = 0.67,
-                vote = c("class", "score"), threshold = 0.5, cost = 1, ...) {
+ecc <- function(x, ...) UseMethod("ecc")
+
+#' @rdname ecc
+#' @export
+ecc.default <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"),
+                        fraction = 0.67, vote = c("class", "score"), threshold = 0.5,
+                        cost = 1, ...) {
   call <- match.call()
-  ensemble_fit(x, y, "ecc", n_models, match.arg(sample), fraction, match.arg(vote),
-               threshold, cost, call, ...)
+  call[[1L]] <- quote(ecc)
+  ensemble_fit(x, if (!missing(y)) y, "ecc", n_models, match.arg(sample), fraction,
+               match.arg(vote), threshold, cost, call, ...)
 }
 
 #' @rdname ecc
 #' @export
-ebr <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"), fraction = 0.67,
-                vote = c("class", "score"), threshold = 0.5, cost = 1, ...) {
+ecc.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- ecc.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(ecc))
+}
+
+#' @rdname ecc
+#' @export
+ebr <- function(x, ...) UseMethod("ebr")
+
+#' @rdname ecc
+#' @export
+ebr.default <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"),
+                        fraction = 0.67, vote = c("class", "score"), threshold = 0.5,
+                        cost = 1, ...) {
   call <- match.call()
-  ensemble_fit(x, y, "ebr", n_models, match.arg(sample), fraction, match.arg(vote),
-               threshold, cost, call, ...)
+  call[[1L]] <- quote(ebr)
+  ensemble_fit(x, if (!missing(y)) y, "ebr", n_models, match.arg(sample), fraction,
+               match.arg(vote), threshold, cost, call, ...)
+}
+
+#' @rdname ecc
+#' @export
+ebr.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- ebr.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(ebr))
 }
 
 ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold, cost, call,
                          ...) {
-  xy <- ml_xy(x, if (!missing(y)) y)
+  xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = kind)
   n <- nrow(x)
@@ -79,7 +116,7 @@ ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold
   if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 ||
       fraction > 1 || (sample == "subsample" && round(fraction * n) < 1))
     stop_arg("'fraction' must be one number in (0, 1] that leaves at least one row")
-  thresholds <- decide_thresholds(threshold, colnames(y))
+  cut <- decide_thresholds(threshold, colnames(y))
   models <- rows <- orders <- vector("list", n_models)
   constant <- 0L
   for (j in seq_len(n_models)) {
@@ -106,46 +143,28 @@ ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold
   if (constant)
     warning("in ", constant, " of the ", n_models, " samples some label had no positive ",
             "(or only positives): those models never (or always) predict it", call. = FALSE)
-  structure(list(models = models, rows = rows, orders = if (kind == "ecc") orders,
-                 sample = sample, vote = vote, thresholds = thresholds,
-                 labels = colnames(y), features = colnames(x), nobs = n, call = call),
-            class = c(kind, "ml_ensemble"))
+  # the averaged votes cut at `threshold`: the method's own cut, so that
+  # thresholds given to predict() or stored by cross-validation replace it
+  new_ml_fit(list(models = models, rows = rows, orders = if (kind == "ecc") orders,
+                  sample = sample, vote = vote, labels = colnames(y),
+                  features = colnames(x), nobs = n, call = call),
+             c(kind, "ml_ensemble"), cut = cut, n_features = ncol(x))
 }
 
-#' Predict with an ensemble of chains or of binary relevance
-#'
-#' @param object A fit from [ecc()] or [ebr()].
-#' @param newx New data with the training columns (a matrix, data frame or
-#'   sparse `Matrix`, or a data set: its test rows).
-#' @param type `"class"` (the averaged votes above the thresholds) or
-#'   `"score"` (the averaged votes).
-#' @param thresholds For `type = "class"`: one cut or one per label; by
-#'   default the fit's.
-#' @param ... Not used.
-#' @return An n x m matrix, the label names as column names.
-#' @seealso [ecc()], [ml_decide()].
-#' @examples
-#' d <- mlss::emotions
-#' set.seed(3)
-#' fit <- ebr(d, n_models = 3)
-#' head(predict(fit, d, type = "score"))
-#' @export
-predict.ml_ensemble <- function(object, newx, type = c("class", "score"),
-                                thresholds = object$thresholds, ...) {
-  check_no_dots(...)
-  type <- match.arg(type)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  score <- NULL
+# The averaged votes of the models (the pipeline, predict.ml_fit() in
+# R/predict.R, cuts them at the fit's cut or at the thresholds given).  A
+# model's class vote is what its own predict(type = "class") gives: the
+# chain's greedy walk, BR's scores above its training F1 thresholds.
+ml_scores.ml_ensemble <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  score <- 0
   for (f in object$models) {
-    v <- predict(f, newx, type = if (object$vote == "class") "class" else "score")
-    score <- if (is.null(score)) v + 0 else score + v
+    v <- if (object$vote == "score") ml_scores(f, x) else
+         if (is.null(fit_thresholds(f)) && !is.null(f$decoder)) ml_decode(f, x) else
+         classify_scores(ml_scores(f, x), fit_thresholds(f) %||% f$cut, f$labels)
+    score <- score + v
   }
-  score <- score / length(object$models)
-  if (type == "class") {
-    thresholds <- decide_thresholds(thresholds, object$labels, "thresholds")
-    score <- score > rep(thresholds, each = nrow(score))
-  }
-  score
+  unname(score / length(object$models))
 }
 
 #' @export
@@ -156,7 +175,9 @@ print.ml_ensemble <- function(x, ...) {
   cat("Ensemble of ", length(x$models), " ", what, " on ", x$sample, " samples of ", x$nobs,
       " instances, ", length(x$features), " features, ", length(x$labels), " labels\n",
       sep = "")
-  cat("votes (", x$vote, ") averaged, labels above ", format(unique(x$thresholds)[1]),
-      if (length(unique(x$thresholds)) > 1) " (per label)", "\n\n", sep = "")
+  cut <- x$thresholds %||% x$cut
+  cat("votes (", x$vote, ") averaged, labels above ", format(unique(cut)[1]),
+      if (length(unique(cut)) > 1) " (per label)",
+      if (!is.null(x$thresholds)) " (stored thresholds)", "\n\n", sep = "")
   invisible(x)
 }

@@ -24,7 +24,14 @@
 #' then the one seen first); `type = "score"` the marginal of each label,
 #' \eqn{\sum_{k: l \in S_k} p_k(x)}{sum of p_k(x) over the classes k whose
 #' set S_k contains l}, which [ml_decide()] or a threshold turn into label
-#' sets of their own (they need not be sets seen in training).
+#' sets of their own (they need not be sets seen in training); `type =
+#' "prob"` the probability of given label vectors `y`, one per row, which is
+#' \eqn{p_k(x)} for the class whose set is that vector and 0 for a label set
+#' that is no class (the class probabilities of row i are those of the
+#' classes' sets: `y = fit$sets[rep(k, n), ]`).  Prediction goes through
+#' [predict.ml_fit()] (new data, `thresholds`, `na.action`): with thresholds
+#' given or stored (cross-validation by [ml_cv()] stores out-of-fold ones),
+#' `"class"` cuts the marginals at them instead.
 #'
 #' @section Pruning (ps()):
 #' A label set carried by fewer than `p` training examples is pruned: its
@@ -57,11 +64,13 @@
 #' @param data,subset,na.action For the formula method, as in [lm()].
 #' @param ... Passed to [br()] (`tol`, `max_iter`, `loss`, `intercept`); for
 #'   the formula methods, the arguments of the default method.
-#' @return An object of class `"lp"` (`c("ps", "lp")` for `ps()`): `sets`,
+#' @return An object of class `c("lp", "ml_fit")` (`c("ps", "lp", "ml_fit")`
+#'   for `ps()`), predicted by [predict.ml_fit()]: `sets`,
 #'   the K x m logical matrix of the classes' label sets (row names their
 #'   keys "0110..."), `counts` (the training examples of each class, after
 #'   pruning and reintroduction for PS), `model` (the [br()] fit on the class
-#'   indicators), `learner`, `labels`, `features`, `nobs`, `call`; PS adds
+#'   indicators), `learner`, `labels`, `features`, `nobs`, `call`, and the
+#'   fields of the contract (`types`, `decoder`, `n_features`); PS adds
 #'   `p`, `b`, `strategy`, `pruned` (the examples pruned) and `added` (the
 #'   copies reintroduced).
 #' @references Boutell M. R., Luo J., Shen X. and Brown C. M. (2004).
@@ -71,14 +80,17 @@
 #'   Read J., Pfahringer B. and Holmes G. (2008). Multi-label classification
 #'   using ensembles of pruned sets. Proceedings of the 8th IEEE International
 #'   Conference on Data Mining (ICDM 2008), 995-1000.
-#' @seealso [predict.lp()], [br()], [rakel()] (label powersets on random
+#' @seealso [predict.ml_fit()], [br()], [rakel()] (label powersets on random
 #'   subsets of the labels).
+#' @aliases predict.lp
 #' @examples
 #' d <- mlss::emotions
 #' fit <- lp(d)
 #' fit
 #' head(predict(fit, d))                  # label sets seen in training
 #' head(predict(fit, d, type = "score"))  # per-label marginals
+#' # the probability of the observed label sets (0 for a set never seen)
+#' summary(predict(fit, d, type = "prob"))
 #' pfit <- ps(d, p = 3, b = 2)
 #' c(classes_lp = nrow(fit$sets), classes_ps = nrow(pfit$sets))
 #' @export
@@ -95,7 +107,7 @@ lp.default <- function(x, y, learner = c("logistic", "ridge", "svm"), cost = 1, 
   y <- as_labels(xy$y, nrow(x), fun = "lp")
   fit <- lp_fit(x, y, seq_len(nrow(x)), learner, cost, ...)
   fit$call <- call
-  structure(fit, class = "lp")
+  new_lp_fit(fit, "lp")
 }
 
 #' @rdname lp
@@ -135,7 +147,15 @@ ps.default <- function(x, y, p = 2, b = 2, strategy = c("A", "B"),
   fit$pruned <- rows$pruned
   fit$added <- rows$added
   fit$call <- call
-  structure(fit, class = c("ps", "lp"))
+  new_lp_fit(fit, c("ps", "lp"))
+}
+
+# An LP or PS fit as an ml_fit: its class labels come from its decoder (the
+# label set of the most probable class), its scores are the label marginals,
+# and "prob" is the probability of given label vectors.
+new_lp_fit <- function(fit, class) {
+  new_ml_fit(fit, class, types = c("class", "score", "prob"), decoder = "most probable set",
+             n_features = fit$n_features)
 }
 
 #' @rdname lp
@@ -198,68 +218,48 @@ lp_fit <- function(x, y, row, learner, cost, ...) {
   }
   list(sets = sets, counts = stats::setNames(as.vector(tab[classes]), classes),
        model = model, learner = learner, labels = colnames(y), features = colnames(x),
-       nobs = nrow(x))
+       nobs = nrow(x), n_features = ncol(x))
 }
 
-#' Predict with a label powerset or pruned sets
-#'
-#' @param object A fit from [lp()] or [ps()].
-#' @param newx New data with the training columns (a matrix, data frame or
-#'   sparse `Matrix`, or a data set: its test rows).
-#' @param type `"class"`: the label set of the most probable class (a
-#'   logical matrix); `"score"`: each label's marginal probability, the sum of
-#'   the probabilities of the classes whose set contains it; `"prob"`: the
-#'   n x K class probabilities (columns the classes' keys, as `object$sets`).
-#' @param ... Not used.
-#' @return An n x m matrix with the label names as column names (n x K for
-#'   `"prob"`).
-#' @seealso [lp()]; [ml_decide()] for other rules on the scores.
-#' @examples
-#' d <- mlss::emotions
-#' fit <- lp(d)
-#' p <- predict(fit, d, type = "prob")
-#' s <- predict(fit, d, type = "score")
-#' all.equal(s, p %*% (fit$sets + 0), check.attributes = FALSE)
-#' @export
-predict.lp <- function(object, newx, type = c("class", "score", "prob"), ...) {
-  check_no_dots(...)
-  type <- match.arg(type)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  P <- lp_class_prob(object, newx)
-  if (type == "prob") return(P)
-  if (type == "score") {
-    out <- P %*% (object$sets + 0)
-  } else {
-    out <- object$sets[max.col(P, ties.method = "first"), , drop = FALSE]
-    out[is.na(P[, 1]), ] <- NA
-  }
-  dimnames(out) <- list(rownames(P), object$labels)
+# The pipeline (predict.ml_fit() in R/predict.R) asks for the marginals
+# (type = "score"), the probability of given label vectors (type = "prob")
+# or the decoder's label sets (type = "class" without thresholds).
+ml_scores.lp <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  P <- lp_class_prob(object, x)
+  if (type == "prob") return(lp_vector_prob(object, P, y))
+  P %*% (object$sets + 0)
+}
+
+ml_decode.lp <- function(object, x, ...) {
+  check_no_options(list(...))
+  P <- lp_class_prob(object, x)
+  object$sets[max.col(P, ties.method = "first"), , drop = FALSE]
+}
+
+# p(y_i | x_i): the probability of the class whose label set is y_i, 0 for a
+# label set that is no class.
+lp_vector_prob <- function(object, P, y) {
+  k <- match(label_set_keys(y), rownames(object$sets))
+  out <- numeric(nrow(P))
+  seen <- !is.na(k)
+  out[seen] <- P[cbind(which(seen), k[seen])]
   out
 }
 
-# The n x K class probabilities (NA rows where na.action kept a row of NA).
-lp_class_prob <- function(object, newx) {
+# The n x K class probabilities of checked new data x.
+lp_class_prob <- function(object, x) {
   K <- nrow(object$sets)
-  if (is.null(object$model)) {
-    rows <- prediction_rows(object, newx, length(object$features), NULL)
-    x <- check_newx_columns(as_features(rows$x, "newx"), object$features,
-                            length(object$features))
-    P <- matrix(1, nrow(x), 1, dimnames = list(rownames(x), rownames(object$sets)))
-    return(stats::napredict(rows$na, P))
-  }
-  if (!is.null(object$terms) && is.data.frame(newx)) {
-    rows <- prediction_rows(object, newx, length(object$features), NULL)
-    q <- stats::napredict(rows$na, predict(object$model, rows$x, type = "score"))
-  } else {
-    q <- predict(object$model, newx, type = "score")
-  }
+  if (is.null(object$model))
+    return(matrix(1, nrow(x), 1, dimnames = list(rownames(x), rownames(object$sets))))
+  q <- ml_scores(object$model, x)
   if (object$learner == "logistic") {
     P <- q / rowSums(q)
   } else {
     e <- exp(q - apply(q, 1, max))
     P <- e / rowSums(e)
   }
-  colnames(P) <- rownames(object$sets)
+  dimnames(P) <- list(rownames(x), rownames(object$sets))
   P
 }
 

@@ -33,26 +33,32 @@
 #' @param vote `"class"` or `"score"`: what a model gives each label of its
 #'   subset (see above).
 #' @param threshold The cut on the averaged votes (one number, or one per
-#'   label), stored as the fit's `thresholds`.
+#'   label), stored as the fit's `cut`; thresholds given to `predict()`, or
+#'   stored in `fit$thresholds` (by [ml_cv()]), replace it.
 #' @param learner,cost The class model of each label powerset, as in [lp()].
 #' @param subsets Optional: the label subsets themselves (a list of vectors
 #'   of label indices, as `fit$subsets`), instead of a random draw; `k`,
 #'   `m` and `mode` then only label the fit.
 #' @param ... Passed to [br()] (`tol`, `max_iter`, ...); for the formula
 #'   method, the arguments of the default method.
-#' @return An object of class `"rakel"`: `subsets` (a list of label index
+#' @return An object of class `c("rakel", "ml_fit")`, predicted by
+#'   [predict.ml_fit()] (`type = "class"`: the averaged votes above the cut;
+#'   `"score"`: the averaged votes): `subsets` (a list of label index
 #'   vectors), `models` (the [lp()] fit of each, on its subset's labels),
-#'   `k`, `mode`, `vote`, `thresholds`, `labels`, `features`, `nobs`, `call`.
+#'   `k`, `mode`, `vote`, `cut`, `labels`, `features`, `nobs`, `call`, and the
+#'   fields of the contract (`types`, `n_features`).
 #' @references Tsoumakas G., Katakis I. and Vlahavas I. (2011). Random
 #'   k-labelsets for multilabel classification. IEEE Transactions on
 #'   Knowledge and Data Engineering 23(7), 1079-1089.
-#' @seealso [predict.rakel()], [lp()].
+#' @seealso [predict.ml_fit()], [lp()], [cv_rakel()].
+#' @aliases predict.rakel
 #' @examples
 #' d <- mlss::emotions
 #' set.seed(1)
 #' fit <- rakel(d, k = 3)
 #' fit
 #' head(predict(fit, d, type = "score"))
+#' table(predict(fit, d, type = "score"))
 #' fitd <- rakel(d, k = 2, mode = "disjoint")
 #' fitd$subsets
 #' @export
@@ -84,15 +90,16 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
                " (the number of distinct ", k, "-labelsets of ", L, " labels)")
     rakel_overlapping(L, k, m)
   }
-  thresholds <- decide_thresholds(threshold, colnames(y))
+  cut <- decide_thresholds(threshold, colnames(y))
   models <- lapply(seq_along(subsets), function(j) {
-    fit <- lp_fit(x, y[, subsets[[j]], drop = FALSE], seq_len(nrow(x)), learner, cost, ...)
-    structure(fit, class = "lp")
+    new_lp_fit(lp_fit(x, y[, subsets[[j]], drop = FALSE], seq_len(nrow(x)), learner, cost,
+                      ...), "lp")
   })
-  structure(list(subsets = subsets, models = models, k = k, mode = mode, vote = vote,
-                 thresholds = thresholds, labels = colnames(y), features = colnames(x),
-                 nobs = nrow(x), call = call),
-            class = "rakel")
+  # the averaged votes cut at `threshold`: the method's own cut, so that
+  # thresholds given to predict() or stored by cross-validation replace it
+  new_ml_fit(list(subsets = subsets, models = models, k = k, mode = mode, vote = vote,
+                  labels = colnames(y), features = colnames(x), nobs = nrow(x), call = call),
+             "rakel", cut = cut, n_features = ncol(x))
 }
 
 #' @rdname rakel
@@ -134,53 +141,21 @@ rakel_disjoint <- function(L, k) {
   unname(split(perm, (seq_len(L) - 1L) %/% k))
 }
 
-#' Predict with RAkEL
-#'
-#' @param object A fit from [rakel()].
-#' @param newx New data with the training columns (a matrix, data frame or
-#'   sparse `Matrix`, or a data set: its test rows).
-#' @param type `"class"` (a logical matrix: the averaged votes above the
-#'   fit's thresholds) or `"score"` (the averaged votes).
-#' @param thresholds For `type = "class"`: one cut or one per label; by
-#'   default the fit's.
-#' @param ... Not used.
-#' @return An n x m matrix, the label names as column names.
-#' @seealso [rakel()], [ml_decide()].
-#' @examples
-#' d <- mlss::emotions
-#' set.seed(2)
-#' fit <- rakel(d, k = 2, m = 6)
-#' table(predict(fit, d, type = "score"))
-#' @export
-predict.rakel <- function(object, newx, type = c("class", "score"),
-                          thresholds = object$thresholds, ...) {
-  check_no_dots(...)
-  type <- match.arg(type)
-  if (missing(newx)) stop_arg("'newx' is missing: give the data to predict")
-  if (!is.null(object$terms) && is.data.frame(newx)) {
-    rows <- prediction_rows(object, newx, length(object$features), NULL)
-    newx <- rows$x
-    na <- rows$na
-  } else {
-    na <- NULL
-  }
+# The averaged votes of the label powersets (the pipeline, predict.ml_fit()
+# in R/predict.R, cuts them at the fit's cut or at the thresholds given).
+ml_scores.rakel <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
   L <- length(object$labels)
-  votes <- NULL
+  votes <- matrix(0, nrow(x), L)
   used <- numeric(L)
   for (j in seq_along(object$models)) {
     s <- object$subsets[[j]]
-    v <- predict.lp(object$models[[j]], newx,
-                    type = if (object$vote == "class") "class" else "score")
-    if (is.null(votes)) votes <- matrix(0, nrow(v), L, dimnames = list(rownames(v), object$labels))
+    f <- object$models[[j]]
+    v <- if (object$vote == "class") ml_decode(f, x) else ml_scores(f, x)
     votes[, s] <- votes[, s] + v
     used[s] <- used[s] + 1
   }
-  score <- votes / rep(pmax(used, 1), each = nrow(votes))
-  if (type == "class") {
-    thresholds <- decide_thresholds(thresholds, object$labels, "thresholds")
-    score <- score > rep(thresholds, each = nrow(score))
-  }
-  stats::napredict(na, score)
+  votes / rep(pmax(used, 1), each = nrow(votes))
 }
 
 #' @export
@@ -191,8 +166,10 @@ print.rakel <- function(x, ...) {
       x$k, "-labelsets, ", x$nobs, " instances, ", length(x$features), " features, ",
       length(x$labels), " labels\n", sep = "")
   ncls <- vapply(x$models, function(f) nrow(f$sets), 0)
+  cut <- x$thresholds %||% x$cut
   cat("classes per model: ", min(ncls), " to ", max(ncls), "; votes (", x$vote,
-      ") averaged, labels above ", format(unique(x$thresholds)[1]),
-      if (length(unique(x$thresholds)) > 1) " (per label)", "\n\n", sep = "")
+      ") averaged, labels above ", format(unique(cut)[1]),
+      if (length(unique(cut)) > 1) " (per label)",
+      if (!is.null(x$thresholds)) " (stored thresholds)", "\n\n", sep = "")
   invisible(x)
 }

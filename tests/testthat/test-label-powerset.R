@@ -18,7 +18,27 @@ test_that("LP predicts the label set of the most probable class, and the margina
   fit <- lp(pr$x, pr$y, cost = 0.5)
   ref <- lp_reference(pr$x, pr$y, pr$newx, cost = 0.5)
   expect_identical(unname(fit$sets), unname(ref$sets))
-  expect_equal(unname(predict(fit, pr$newx, type = "prob")), unname(ref$P), tolerance = 1e-12)
+  # type = "prob": p(y | x) of given label vectors; the class probabilities
+  # are those of the classes' sets, and a set that is no class has 0
+  n <- nrow(pr$newx)
+  P <- vapply(seq_len(nrow(fit$sets)), function(k)
+    predict(fit, pr$newx, type = "prob", y = fit$sets[rep(k, n), , drop = FALSE]), numeric(n))
+  expect_equal(unname(P), unname(ref$P), tolerance = 1e-12)
+  unseen <- setdiff(0:7, strtoi(rownames(fit$sets), base = 2))
+  if (length(unseen)) {
+    v <- as.logical(rev(as.integer(intToBits(unseen[1]))[1:3]))
+    pv <- predict(fit, pr$newx, type = "prob",
+                  y = matrix(v, n, 3, byrow = TRUE, dimnames = list(NULL, colnames(pr$y))))
+    expect_identical(unname(pv), numeric(n))
+  }
+  # y matched by name: the same vectors in another column order
+  yk <- fit$sets[rep(2, n), , drop = FALSE]
+  expect_equal(predict(fit, pr$newx, type = "prob", y = yk[, 3:1]), P[, 2], ignore_attr = TRUE)
+  # the class-probability view of the pipeline: the marginals are P %*% sets
+  expect_equal(unname(predict(fit, pr$newx, type = "score")), unname(P %*% (fit$sets + 0)),
+               tolerance = 1e-12)
+  expect_s3_class(fit, "ml_fit")
+  expect_identical(fit$decoder, "most probable set")
   cls <- predict(fit, pr$newx)
   expect_identical(unname(cls), unname(ref$class))
   expect_identical(colnames(cls), colnames(pr$y))
@@ -99,11 +119,26 @@ test_that("PS prunes rare label sets and reintroduces frequent subsets (A and B)
 test_that("cv_lp cross-validates the cost of the class model on the engine", {
   pr <- lp_problem(5)
   foldid <- rep_len(1:3, 60)
-  cv <- cv_lp(pr$x, pr$y, cost = c(1, 0.1), foldid = foldid, progress = FALSE)
-  ref <- ml_cv(pr$x, pr$y, fit = function(x, y, cost) lp(x, y, cost = cost),
-               grid = list(cost = c(0.1, 1)), foldid = foldid, progress = FALSE)
-  expect_equal(cv$cvm, ref$cvm)
+  cv <- suppressMessages(cv_lp(pr$x, pr$y, cost = c(1, 0.1), foldid = foldid,
+                               progress = FALSE))
+  # a measure of label sets on LP's own label sets (its decoder), fold by
+  # fold: the fold's macro F1 of predict(type = "class") of the fold's fit
+  ref <- sapply(c(0.1, 1), function(cost) mean(sapply(1:3, function(k) {
+    tr <- foldid != k
+    f <- lp(pr$x[tr, ], pr$y[tr, ], cost = cost)
+    ml_metrics(pr$y[!tr, ], pred = predict(f, pr$x[!tr, ]), measures = "macro_f1")$macro_f1
+  })))
+  expect_equal(unname(cv$cvm), ref, tolerance = 1e-12)
+  expect_identical(cv$scored_by, "decoder")
   expect_identical(cv$grid$cost, c(0.1, 1))
   expect_s3_class(cv$fit, "lp")
+  expect_s3_class(cv, "cv_lp")
+  # the refit keeps no thresholds: its class is the decoder's
+  expect_null(cv$fit$thresholds)
+  expect_identical(predict(cv, pr$x[1:5, ]), predict(cv$fit, pr$x[1:5, ]))
+  # a ranking measure is taken on the marginals
+  cvr <- suppressMessages(cv_lp(pr$x, pr$y, cost = 1, foldid = foldid,
+                                measure = "average_precision", progress = FALSE))
+  expect_true(is.finite(cvr$cvm))
   expect_error(cv_lp(pr$x, pr$y, cost = -1), "'cost' must be")
 })
