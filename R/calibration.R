@@ -51,8 +51,8 @@
 #' tr <- which(d$train)
 #' half <- tr[seq(2, length(tr), 2)]              # a held-out part of the training rows
 #' fit <- br(d$x[setdiff(tr, half), ], d$y[setdiff(tr, half), ])   # ridge: not probabilities
-#' cal <- ml_calibrate(predict(fit, d$x[half, ]), d$y[half, ], "platt")
-#' p <- predict(cal, predict(fit, d$x[!d$train, ]))
+#' cal <- ml_calibrate(predict(fit, d$x[half, ], type = "score"), d$y[half, ], "platt")
+#' p <- predict(cal, predict(fit, d$x[!d$train, ], type = "score"))
 #' reliability_plot(list(platt = p), d$y[!d$train, ])
 #' @export
 ml_calibrate <- function(score, y, method = c("platt", "isotonic")) {

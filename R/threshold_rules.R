@@ -182,6 +182,9 @@ ml_decide <- function(score, rule = c("fixed", "rcut", "pcut", "mcut", "lcard", 
 decide_score <- function(score, arg) {
   if (is.data.frame(score)) score <- as.matrix(score)
   if (is.vector(score) && is.numeric(score)) score <- matrix(score, ncol = 1)
+  if (is.logical(score))   # predict()'s default type is "class": label sets, not scores
+    stop_arg("'", arg, "' is logical (label sets): give scores, predict(fit, newx, ",
+             "type = \"score\")")
   if (!is.matrix(score) || !is.numeric(score))
     stop_arg("'", arg, "' must be a numeric matrix of scores (rows instances, columns labels)")
   if (anyNA(score)) stop_arg("'", arg, "' contains NA")

@@ -77,3 +77,9 @@ test_that("calibration leaves out missing labels; the reliability plot bins", {
   expect_error(ml_calibrate(d$s, d$y[, 1]), "same number of columns")
   expect_output(print(cal), "Platt")
 })
+
+test_that("label sets (predict()'s default type) are refused as scores, with the remedy", {
+  cls <- matrix(c(TRUE, FALSE, TRUE, TRUE), 2, dimnames = list(NULL, c("a", "b")))
+  expect_error(ml_calibrate(cls, cls), "is logical \\(label sets\\).*type = \"score\"")
+  expect_error(ml_decide(cls, "rcut", k = 1), "is logical \\(label sets\\)")
+})

@@ -60,3 +60,33 @@ test_that("EBR on subsamples; constant labels in a sample give one warning", {
   expect_error(ebr(pr$x, pr$y, n_models = 0), "'n_models'")
   expect_error(ebr(pr$x, pr$y, sample = "subsample", fraction = 0), "'fraction'")
 })
+
+test_that("ECC and EBR are ml_fits: cut, stored thresholds, formula and data-set input", {
+  pr <- ens_problem(3)
+  set.seed(6)
+  fit <- ebr(pr$x, pr$y, n_models = 3, threshold = 0.4)
+  expect_s3_class(fit, c("ebr", "ml_ensemble", "ml_fit"))
+  expect_null(fit$thresholds)
+  sc <- predict(fit, pr$newx, type = "score")
+  expect_identical(unname(predict(fit, pr$newx)), unname(sc > 0.4))
+  st <- fit
+  st$thresholds <- c(0.9, 0.1, 0.5, 0.2)
+  expect_identical(unname(predict(st, pr$newx)),
+                   unname(sc > rep(c(0.9, 0.1, 0.5, 0.2), each = nrow(sc))))
+  # the formula method draws the same samples and orders as the default one
+  df <- data.frame(pr$x, pr$y + 0)
+  set.seed(6)
+  fe <- ecc(pr$x, pr$y, n_models = 3)
+  set.seed(6)
+  ff <- ecc(cbind(l1, l2, l3, l4) ~ ., data = df, n_models = 3)
+  expect_s3_class(ff, c("ecc", "ml_fit"))
+  expect_identical(ff$orders, fe$orders)
+  expect_equal(predict(ff, data.frame(pr$newx), type = "score"),
+               predict(fe, pr$newx, type = "score"), ignore_attr = TRUE, tolerance = 1e-10)
+  expect_identical(deparse(ff$call[[1]]), "ecc")
+  # a data set: its training rows, y left out
+  d <- mlss_data(pr$x, pr$y)
+  set.seed(6)
+  fd <- ebr(d, n_models = 3, threshold = 0.4)
+  expect_equal(predict(fd, pr$newx, type = "score"), sc)
+})

@@ -100,3 +100,39 @@ test_that("cv_rakel draws the subsets once and cross-validates the cost on the e
   expect_s3_class(cv, "cv_rakel")
   expect_error(rakel(pr$x, pr$y, subsets = list(c(1, 9))), "'subsets' must be")
 })
+
+test_that("RAkEL is an ml_fit whose cut is its threshold, replaced by stored thresholds", {
+  pr <- rakel_problem(6)
+  set.seed(7)
+  fit <- rakel(pr$x, pr$y, k = 2, m = 4, threshold = 0.3)
+  expect_s3_class(fit, c("rakel", "ml_fit"))
+  expect_null(fit$thresholds)
+  expect_equal(unname(fit$cut), rep(0.3, 5))
+  sc <- predict(fit, pr$newx, type = "score")
+  expect_identical(unname(predict(fit, pr$newx)), unname(sc > 0.3))
+  # thresholds stored in the fit (as ml_cv() stores out-of-fold ones) replace the cut
+  thr <- stats::setNames(c(0.1, 0.2, 0.6, 0.8, 0.4), colnames(pr$y))
+  st <- fit
+  st$thresholds <- thr
+  expect_identical(unname(predict(st, pr$newx)), unname(sc > rep(thr, each = nrow(sc))))
+  expect_output(print(st), "stored thresholds")
+  # the pipeline's na.action: a row with NA predicted NA in its place
+  holed <- pr$newx
+  holed[2, 1] <- NA
+  pe <- predict(fit, holed, type = "score", na.action = na.exclude)
+  expect_true(all(is.na(pe[2, ])))
+  expect_equal(pe[-2, ], sc[-2, ], ignore_attr = TRUE)
+})
+
+test_that("cv_rakel's refit carries the out-of-fold thresholds its measure used", {
+  pr <- rakel_problem(4, n = 60)
+  foldid <- rep_len(1:3, 60)
+  set.seed(21)
+  cv <- suppressMessages(cv_rakel(pr$x, pr$y, cost = 1, k = 2, m = 4, foldid = foldid,
+                                  progress = FALSE))
+  expect_false(is.null(cv$fit$thresholds))
+  expect_identical(cv$scored_by, "thresholds")
+  sc <- predict(cv$fit, pr$newx, type = "score")
+  expect_identical(predict(cv$fit, pr$newx),
+                   sc > rep(cv$fit$thresholds, each = nrow(sc)))
+})
