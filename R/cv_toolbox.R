@@ -13,7 +13,8 @@
 #' subsets are drawn once, before the folds (so `set.seed()` before the call
 #' reproduces them), and every fold and grid point uses the same ones.
 #'
-#' @param x,y As in [lp()].
+#' @param x,y As in [lp()]; or a formula `cbind(l1, l2) ~ .` and its data
+#'   (`y`, or `data = `).
 #' @param cost The grid of costs (positive numbers).
 #' @param learner As in [lp()], fixed.
 #' @param k,m,mode,vote As in [rakel()], fixed.
@@ -39,6 +40,7 @@ cv_lp <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"
                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
                   parallel = FALSE, progress = interactive(), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lp"))
   check_no_dots(...)
   learner <- match.arg(learner)
   cost <- check_cost_grid(cost)
@@ -64,6 +66,7 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), ...) {
   call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_rakel"))
   check_no_dots(...)
   mode <- match.arg(mode)
   vote <- match.arg(vote)
@@ -83,12 +86,12 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
   }
   fit <- function(x, y, cost) rakel(x, y, k = k, mode = mode, vote = vote, learner = learner,
                                     cost = cost, subsets = subsets)
-  cv <- ml_cv(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
-              measure = measure, thresholds = match.arg(thresholds),
-              select = match.arg(select), keep = keep, parallel = parallel,
-              progress = progress, order = function(grid) order(grid$cost))
-  cv$call <- call
-  cv
+  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
+            measure = measure, thresholds = match.arg(thresholds),
+            select = match.arg(select), keep = keep, parallel = parallel,
+            progress = progress, order = function(grid) order(grid$cost),
+            order_rule = "smaller cost first (a stronger penalty)", call = call,
+            fun = "cv_rakel")
 }
 
 check_cost_grid <- function(cost) {

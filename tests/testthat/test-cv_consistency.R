@@ -154,7 +154,9 @@ test_that("every cv_*() takes a matrix, data frame, sparse matrix, formula, mlss
     cv_mlknn = list(k = c(3, 5)), cv_cplst = list(k = 2, lambda = c(0.1, 1)),
     cv_ssmddm = list(k = 2, alpha = 0, beta = c(0.1, 1)),
     cv_lewl = list(lambda = 1, beta = c(0, 1), k = 2),
-    cv_mlcrf = list(lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.05))
+    cv_mlcrf = list(lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.05),
+    # k = 3 of 3 labels: the one subset, whatever the random draw
+    cv_lp = list(cost = c(0.1, 1)), cv_rakel = list(cost = c(0.1, 1), k = 3))
   exported <- grep("^cv_", getNamespaceExports("mlss"), value = TRUE)
   expect_setequal(names(calls), exported)
   split <- mlss_data(d$x, d$y, train = fid != 3)
