@@ -16,11 +16,14 @@
 #              it does by default), or NULL when it refuses missing labels;
 #   transductive  does the prediction of a row depend on the other new rows
 #              (mlml() solves again on all of them)?
+#   zero_prob  can type = "prob" be 0 (LP and PS give a label vector that is
+#              none of their classes probability 0)?
 ml_registry <- function() {
   entry <- function(fit, cv = NULL, types = c("class", "score"), sparse = TRUE,
-                    na_labels = list(na_labels = "negative"), transductive = FALSE)
+                    na_labels = list(na_labels = "negative"), transductive = FALSE,
+                    zero_prob = FALSE)
     list(fit = fit, cv = cv, types = types, sparse = sparse, na_labels = na_labels,
-         transductive = transductive)
+         transductive = transductive, zero_prob = zero_prob)
   list(
     mlls = entry(function(x, ...) mlls(x, ..., alpha = 1, beta = 0.1), cv = "cv_mlls"),
     mddm = entry(function(x, ...) mddm(x, ..., k = 2),
@@ -43,6 +46,15 @@ ml_registry <- function() {
     mlml = entry(function(x, ...) mlml(x, ..., knn = 5), na_labels = list(),
                  transductive = TRUE),
     lewl = entry(function(x, ...) lewl(x, ..., k = 2, knn = 5), cv = "cv_lewl",
-                 na_labels = list())
+                 na_labels = list()),
+    # the toolbox (issue 26): LP and PS decode the most probable label set,
+    # RAkEL, ECC and EBR cut averaged votes at 0.5
+    lp = entry(function(x, ...) lp(x, ...), cv = "cv_lp",
+               types = c("class", "score", "prob"), na_labels = NULL, zero_prob = TRUE),
+    ps = entry(function(x, ...) ps(x, ..., p = 2, b = 1), types = c("class", "score", "prob"),
+               na_labels = NULL, zero_prob = TRUE),
+    rakel = entry(function(x, ...) rakel(x, ..., k = 2), cv = "cv_rakel", na_labels = NULL),
+    ecc = entry(function(x, ...) ecc(x, ..., n_models = 3), na_labels = NULL),
+    ebr = entry(function(x, ...) ebr(x, ..., n_models = 3), na_labels = NULL)
   )
 }

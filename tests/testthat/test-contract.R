@@ -116,6 +116,12 @@ test_that("every cv_*() puts its one-standard-error point on the regularised sid
                                             lambda_v = 0.05, foldid = fid[1:150],
                                             progress = FALSE),
                     rank = function(g) order(-g$lambda_w, -g$eta)),
+    cv_lp = list(cv = function() cv_lp(xs, ys, cost = 10^(-2:1), foldid = fid[1:150],
+                                      progress = FALSE),
+                 rank = function(g) order(g$cost)),
+    cv_rakel = list(cv = function() cv_rakel(xs, ys, cost = 10^(-2:1), k = 2, m = 3,
+                                            foldid = fid[1:150], progress = FALSE),
+                    rank = function(g) order(g$cost)),
     # a grid the user writes, no 'order': inferred from the names
     ml_cv_cost = list(cv = function() ml_cv(x, y, function(x, y, cost) br(x, y, cost = cost),
                                             grid = list(cost = c(10, 0.001, 1, 0.1)),

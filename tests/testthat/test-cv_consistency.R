@@ -156,7 +156,9 @@ test_that("every cv_*() takes a matrix, data frame, sparse matrix, formula, mlss
     cv_lewl = list(lambda = 1, beta = c(0, 1), k = 2),
     # macro F1: the held-out log-likelihood (the default) sees the solver's
     # tolerance between dense and sparse fits (2e-5 relative)
-    cv_mlcrf = list(lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.05, measure = "macro_f1"))
+    cv_mlcrf = list(lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.05, measure = "macro_f1"),
+    # k = 3 of 3 labels: the one subset, whatever the random draw
+    cv_lp = list(cost = c(0.1, 1)), cv_rakel = list(cost = c(0.1, 1), k = 3))
   exported <- grep("^cv_", getNamespaceExports("mlss"), value = TRUE)
   expect_setequal(names(calls), exported)
   split <- mlss_data(d$x, d$y, train = fid != 3)

@@ -1,0 +1,183 @@
+#' Ensembles of classifier chains and of binary relevance (ECC, EBR)
+#'
+#' `ecc()` fits `n_models` classifier chains ([cc()]), each on a random
+#' sample of the training rows and with a random order of the labels (Read
+#' et al. 2011); `ebr()` fits `n_models` binary relevance models ([br()],
+#' logistic) on random samples of the rows.  Their votes are averaged into
+#' scores, and a label is predicted where its score is above `threshold`
+#' (0.5 by default), strictly.
+#'
+#' The draws, from R's generator (so `set.seed()` reproduces a fit), model
+#' after model: the rows, `sample.int(n, n, replace = TRUE)`
+#' (`sample = "bootstrap"`) or `sample.int(n, round(fraction * n))`
+#' (`"subsample"`, without replacement), then for `ecc()` the chain, `sample.int(m)`.
+#'
+#' Votes: with `vote = "class"` (Read et al.'s) each model gives 1 to the
+#' labels it predicts (the chain's greedy walk, or BR's training F1 cuts) and
+#' 0 to the others; with `vote = "score"` its probability of the label (for
+#' a chain, the probability along its greedy walk, as
+#' `predict(type = "score")` of [cc()] gives it).
+#'
+#' A sample in which a label has no positive (or only positives) fits that
+#' label as its base method does (never or always predicted, see [br()]);
+#' the warnings this gives are collected into one at the end that says in how
+#' many samples it happened.
+#'
+#' @param x,y As in [cc()] (an [mlss_data()] or `mldr` object as `x`: its
+#'   training rows, `y` left out; for the formula methods, a formula
+#'   `cbind(l1, l2) ~ .`).
+#' @param data,subset,na.action For the formula methods, as in [lm()].
+#' @param n_models The number of models (default 10, Read et al.'s).
+#' @param sample `"bootstrap"` (with replacement, n rows) or `"subsample"`
+#'   (without replacement, `fraction` of the rows).
+#' @param fraction For `"subsample"`: the share of rows in each sample.
+#' @param vote `"class"` or `"score"`, see above.
+#' @param threshold The cut on the averaged votes (one number or one per
+#'   label), stored as the fit's `cut`; thresholds given to `predict()`, or
+#'   stored in `fit$thresholds` (by [ml_cv()]), replace it.
+#' @param cost The cost of the logistic regressions, as in [cc()] and [br()].
+#' @param ... Passed to [cc()] or [br()] (`tol`, `max_iter`); for the
+#'   formula methods, the arguments of the default method.
+#' @return An object of class `c("ecc", "ml_ensemble", "ml_fit")` or
+#'   `c("ebr", "ml_ensemble", "ml_fit")`, predicted by [predict.ml_fit()]
+#'   (`type = "class"`: the averaged votes above the cut; `"score"`: the
+#'   averaged votes): `models` (the fits), `rows` (the sampled rows of each),
+#'   `orders` (`ecc()`: each chain's order, label names), `sample`, `vote`,
+#'   `cut`, `labels`, `features`, `nobs`, `call`, and the fields of the
+#'   contract (`types`, `n_features`).
+#' @references Read J., Pfahringer B., Holmes G. and Frank E. (2011).
+#'   Classifier chains for multi-label classification. Machine Learning
+#'   85(3), 333-359.
+#' @seealso [predict.ml_fit()], [cc()], [br()].
+#' @aliases predict.ml_ensemble
+#' @examples
+#' d <- mlss::emotions
+#' set.seed(1)
+#' fit <- ecc(d, n_models = 5)
+#' fit
+#' head(predict(fit, d, type = "score"))
+#' set.seed(1)
+#' head(predict(ebr(d, n_models = 5, sample = "subsample"), d))
+#' @export
+ecc <- function(x, ...) UseMethod("ecc")
+
+#' @rdname ecc
+#' @export
+ecc.default <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"),
+                        fraction = 0.67, vote = c("class", "score"), threshold = 0.5,
+                        cost = 1, ...) {
+  call <- match.call()
+  call[[1L]] <- quote(ecc)
+  ensemble_fit(x, if (!missing(y)) y, "ecc", n_models, match.arg(sample), fraction,
+               match.arg(vote), threshold, cost, call, ...)
+}
+
+#' @rdname ecc
+#' @export
+ecc.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- ecc.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(ecc))
+}
+
+#' @rdname ecc
+#' @export
+ebr <- function(x, ...) UseMethod("ebr")
+
+#' @rdname ecc
+#' @export
+ebr.default <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"),
+                        fraction = 0.67, vote = c("class", "score"), threshold = 0.5,
+                        cost = 1, ...) {
+  call <- match.call()
+  call[[1L]] <- quote(ebr)
+  ensemble_fit(x, if (!missing(y)) y, "ebr", n_models, match.arg(sample), fraction,
+               match.arg(vote), threshold, cost, call, ...)
+}
+
+#' @rdname ecc
+#' @export
+ebr.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
+  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
+  fit <- ebr.default(md$x, md$y, ...)
+  with_formula(fit, md, match.call(), quote(ebr))
+}
+
+ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold, cost, call,
+                         ...) {
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), fun = kind)
+  n <- nrow(x)
+  m <- ncol(y)
+  if (!is.numeric(n_models) || length(n_models) != 1 || is.na(n_models) || n_models < 1 ||
+      n_models != round(n_models))
+    stop_arg("'n_models' must be one whole number >= 1")
+  if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 ||
+      fraction > 1 || (sample == "subsample" && round(fraction * n) < 1))
+    stop_arg("'fraction' must be one number in (0, 1] that leaves at least one row")
+  cut <- decide_thresholds(threshold, colnames(y))
+  models <- rows <- orders <- vector("list", n_models)
+  constant <- 0L
+  for (j in seq_len(n_models)) {
+    r <- if (sample == "bootstrap") sample.int(n, n, replace = TRUE)
+         else sample.int(n, round(fraction * n))
+    ord <- if (kind == "ecc") sample.int(m)
+    yj <- y[r, , drop = FALSE]
+    npos <- colSums(yj)
+    flat <- any(npos == 0 | npos == nrow(yj))
+    constant <- constant + flat
+    fit_one <- function() {
+      if (kind == "ecc") cc(x[r, , drop = FALSE], yj, order = ord, cost = cost, ...)
+      else br(x[r, , drop = FALSE], yj, learner = "logistic", cost = cost, ...)
+    }
+    # the base methods' warnings about constant labels, expected in such a
+    # sample, are counted and said once below; classed ones pass
+    models[[j]] <- withCallingHandlers(fit_one(), warning = function(w) {
+      if (flat && identical(class(w), c("simpleWarning", "warning", "condition")))
+        invokeRestart("muffleWarning")
+    })
+    rows[[j]] <- r
+    if (kind == "ecc") orders[[j]] <- colnames(y)[ord]
+  }
+  if (constant)
+    warning("in ", constant, " of the ", n_models, " samples some label had no positive ",
+            "(or only positives): those models never (or always) predict it", call. = FALSE)
+  # the averaged votes cut at `threshold`: the method's own cut, so that
+  # thresholds given to predict() or stored by cross-validation replace it
+  new_ml_fit(list(models = models, rows = rows, orders = if (kind == "ecc") orders,
+                  sample = sample, vote = vote, labels = colnames(y),
+                  features = colnames(x), nobs = n, call = call),
+             c(kind, "ml_ensemble"), cut = cut, n_features = ncol(x))
+}
+
+# The averaged votes of the models (the pipeline, predict.ml_fit() in
+# R/predict.R, cuts them at the fit's cut or at the thresholds given).  A
+# model's class vote is what its own predict(type = "class") gives: the
+# chain's greedy walk, BR's scores above its training F1 thresholds.
+ml_scores.ml_ensemble <- function(object, x, type = "score", y = NULL, ...) {
+  check_no_options(list(...))
+  score <- 0
+  for (f in object$models) {
+    v <- if (object$vote == "score") ml_scores(f, x) else
+         if (is.null(fit_thresholds(f)) && !is.null(f$decoder)) ml_decode(f, x) else
+         classify_scores(ml_scores(f, x), fit_thresholds(f) %||% f$cut, f$labels)
+    score <- score + v
+  }
+  unname(score / length(object$models))
+}
+
+#' @export
+print.ml_ensemble <- function(x, ...) {
+  cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
+  what <- if (inherits(x, "ecc")) "classifier chains (random orders)" else
+    "binary relevance models (logistic)"
+  cat("Ensemble of ", length(x$models), " ", what, " on ", x$sample, " samples of ", x$nobs,
+      " instances, ", length(x$features), " features, ", length(x$labels), " labels\n",
+      sep = "")
+  cut <- x$thresholds %||% x$cut
+  cat("votes (", x$vote, ") averaged, labels above ", format(unique(cut)[1]),
+      if (length(unique(cut)) > 1) " (per label)",
+      if (!is.null(x$thresholds)) " (stored thresholds)", "\n\n", sep = "")
+  invisible(x)
+}

@@ -1,0 +1,72 @@
+# The multi-label toolbox of issue 26 on scene (Mulan's split): decision
+# rules on ML-kNN's scores (k = 10, s = 1), exact match (subset accuracy),
+# micro and macro F1 and Hamming loss on the test rows, each rule with and
+# without the "at least one label" correction.  SCut chooses its cuts on
+# 5-fold out-of-fold scores of the training rows.
+# Run: R_LIBS=lib Rscript bench/toolbox.R
+# utiml (0.1.7, archived) is not compared here: installing it needs ROCR,
+# whose dependencies (gplots, caTools, ...) built from source for more than
+# the 90 s tried (install.packages("ROCR"), then
+# install.packages(".../Archive/utiml/utiml_0.1.7.tar.gz", repos = NULL,
+# type = "source")).
+source(file.path("bench", "common.R"))
+
+d <- mlss::scene
+tr <- d$train
+ytr <- d$y[tr, ]
+yte <- d$y[!tr, ]
+t_fit <- elapsed(fit <- mlknn(d))
+s <- predict(fit, d, type = "score")
+set.seed(26)
+fold <- sample(rep_len(1:5, sum(tr)))
+oof <- matrix(0, sum(tr), ncol(ytr), dimnames = list(NULL, colnames(ytr)))
+xtr <- d$x[tr, ]
+for (k in 1:5) {
+  f <- mlknn(xtr[fold != k, ], ytr[fold != k, ])
+  oof[fold == k, ] <- predict(f, xtr[fold == k, ], type = "score")
+}
+rules <- list(
+  `fixed 0.5` = list("fixed"), `rcut (k = round(card))` = list("rcut", y = ytr),
+  pcut = list("pcut", y = ytr), mcut = list("mcut"), lcard = list("lcard", y = ytr),
+  `scut F1 (OOF)` = list("scut", y = ytr, train_score = oof),
+  `scut Hamming (OOF)` = list("scut", y = ytr, train_score = oof, measure = "hamming"))
+meas <- c("subset_accuracy", "micro_f1", "macro_f1", "hamming_loss")
+cat(sprintf("scene, ML-kNN (fit %.2f s): %d test rows\n", t_fit, nrow(yte)))
+cat(sprintf("%-24s %-5s %8s %8s %8s %8s %6s\n", "rule", "1+", "exact", "microF1", "macroF1",
+            "Hamming", "empty"))
+for (r in names(rules)) for (one in c(FALSE, TRUE)) {
+  p <- do.call(ml_decide, c(list(s), rules[[r]], at_least_one = one))
+  v <- unlist(ml_metrics(yte, pred = p, measures = meas))
+  cat(sprintf("%-24s %-5s %8.4f %8.4f %8.4f %8.4f %6d\n", r, one, v[1], v[2], v[3], v[4],
+              sum(rowSums(p) == 0)))
+}
+
+# ---- transformations: BR, LP, PS, RAkELo, RAkELd, EBR, ECC (logistic, cost 1) ----
+# Each on the training rows of Mulan's split, scored on its test rows: the
+# class predictions of each method's own rule (BR: the training F1 cuts;
+# LP/PS: the most probable set; RAkEL: averaged votes > 0.5), and CPU time.
+cat("\nTransformations on Mulan's splits (logistic class model, cost 1):\n")
+cat(sprintf("%-9s %-10s %8s %8s %8s %8s %8s\n", "data", "method", "exact", "microF1",
+            "macroF1", "Hamming", "CPU s"))
+for (name in c("emotions", "scene")) {
+  dd <- get(name, asNamespace("mlss"))
+  yt <- dd$y[!dd$train, ]
+  set.seed(26)
+  methods <- list(
+    BR = function() br(dd, learner = "logistic"),
+    LP = function() lp(dd),
+    `PS p=3 b=2` = function() ps(dd, p = 3, b = 2),
+    `RAkELo k=3` = function() rakel(dd, k = 3),
+    `RAkELd k=3` = function() rakel(dd, k = 3, mode = "disjoint"),
+    `EBR 10` = function() ebr(dd, n_models = 10),
+    `ECC 10` = function() ecc(dd, n_models = 10))
+  for (mth in names(methods)) {
+    t <- system.time({
+      f <- methods[[mth]]()
+      p <- predict(f, dd, type = "class")
+    })[["user.self"]]
+    v <- unlist(ml_metrics(yt, pred = p, measures = meas))
+    cat(sprintf("%-9s %-10s %8.4f %8.4f %8.4f %8.4f %8.2f\n", name, mth, v[1], v[2], v[3],
+                v[4], t))
+  }
+}
