@@ -45,7 +45,8 @@
 #'   \eqn{j}, the weight of the neighbour average of label \eqn{j}; column
 #'   \eqn{l}, label \eqn{l}'s model), `W` (d x m, with `features = TRUE`),
 #'   `intercept` (m), `k`, `cost`, `use_features` (the `features` argument),
-#'   `scaling`, `tol`, `iter`, the (rescaled) training data `x` and `y`,
+#'   `scaling`, `tol`, `iter`, `grad_norm` (per label, the norm of the logistic
+#'   objective's gradient at the returned weights), the (rescaled) training data `x` and `y`,
 #'   `labels`, `features` (the
 #'   column names), `n_pos`, `nobs`, `call`.
 #' @references Cheng W. and Huellermeier E. (2009). Combining instance-based
@@ -95,7 +96,8 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = TRUE,
               intercept = stats::setNames(W[d + m + 1L, ], labels),
               k = k, cost = stats::setNames(cost, labels), use_features = features,
               scaling = scaling, tol = tol,
-              iter = stats::setNames(res$iter, labels), x = x, y = y, labels = labels,
+              iter = stats::setNames(res$iter, labels),
+              grad_norm = stats::setNames(res$grad_norm, labels), x = x, y = y, labels = labels,
               features = colnames(x), n_pos = colSums(y), nobs = nrow(x), call = call)
   new_ml_fit(out, "iblr", cut = 0.5, n_features = ncol(x))
 }

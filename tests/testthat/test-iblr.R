@@ -15,6 +15,17 @@ test_that("IBLR-ML equals the paper's model fitted by optim()", {
     expect_identical(predict(fit, d$newx), got > 0.5)
     expect_identical(dim(fit$alpha), c(3L, 3L))
   }
+  # grad_norm: the norm of the plain-R gradient of each label's logistic
+  # objective at the returned weights (features: the neighbours' label means)
+  fit <- iblr(d$x, d$y, k = 3, cost = 0.7, scale = FALSE)
+  y01 <- as.matrix(d$y) * 1
+  nbr <- ref_knn(d$x, 3)$index
+  Z <- sapply(seq_len(ncol(y01)), function(l) rowMeans(matrix(y01[nbr, l], nrow(nbr))))
+  for (l in seq_len(ncol(y01))) {
+    w <- c(fit$alpha[, l], fit$intercept[l])
+    g <- ref_logistic_gradient(w, Z, 2 * y01[, l] - 1, 0.7)
+    expect_equal(unname(fit$grad_norm[l]), sqrt(sum(g^2)), tolerance = 1e-6)
+  }
   # the training rows: their neighbours leave themselves out when fitting, not when predicting
   fit <- iblr(d$x, d$y, k = 5, cost = 2, tol = 1e-10, scale = FALSE)
   expect_equal(unname(predict(fit, d$x[1:9, ], type = "score")),
