@@ -96,9 +96,10 @@ knn_scaling <- function(x, scale) {
     j <- rep(seq_len(ncol(x)), nnz)
     hi <- lo <- numeric(ncol(x))
     if (length(j)) {
-      idx <- sort(unique(j))
-      hi[idx] <- vapply(split(x@x, j), max, 0)
-      lo[idx] <- vapply(split(x@x, j), min, 0)
+      by_column <- split(x@x, j)
+      idx <- as.integer(names(by_column))
+      hi[idx] <- vapply(by_column, max, 0)
+      lo[idx] <- vapply(by_column, min, 0)
     }
     zeros <- nnz < nrow(x)
     hi[zeros] <- pmax(hi[zeros], 0)

@@ -22,3 +22,15 @@ lp_reference <- function(x, y, newx, cost = 1) {
   marg <- sapply(seq_len(ncol(y)), function(l) rowSums(P[, sets[, l] == 1, drop = FALSE]))
   list(sets = sets, P = P, class = cls, score = matrix(marg, nrow(newx)))
 }
+
+# Small problems for the LP, PS and RAkEL tests: y from a noisy linear model
+# of x, and n_new new rows.
+labelset_problem <- function(seed = 1, n = 60, d = 4, m = 3, sd = 0.7, n_new = 15) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
+  w <- matrix(rnorm(d * m), d, m)
+  y <- x %*% w + matrix(rnorm(n * m, sd = sd), n, m) > 0
+  colnames(y) <- paste0("l", 1:m)
+  list(x = x, y = y,
+       newx = matrix(rnorm(n_new * d), n_new, d, dimnames = list(NULL, colnames(x))))
+}

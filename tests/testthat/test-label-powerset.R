@@ -2,14 +2,7 @@
 # with the same class model (br()'s logistic regression on each set's
 # indicator), so that the transformation, not the solver, is under test.
 
-lp_problem <- function(seed = 1, n = 60, d = 4, m = 3) {
-  set.seed(seed)
-  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
-  w <- matrix(rnorm(d * m), d, m)
-  y <- x %*% w + matrix(rnorm(n * m, sd = 0.7), n, m) > 0
-  colnames(y) <- paste0("l", 1:m)
-  list(x = x, y = y, newx = matrix(rnorm(15 * d), 15, d, dimnames = list(NULL, colnames(x))))
-}
+lp_problem <- function(seed = 1, n = 60, m = 3) labelset_problem(seed, n, m = m)
 
 # lp_reference(): helper-label-powerset.R
 

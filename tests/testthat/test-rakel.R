@@ -1,14 +1,8 @@
 # RAkEL against an explicit plain-R enumeration: for each drawn subset, the
 # label powerset of helper-label-powerset.R, its votes averaged by label.
 
-rakel_problem <- function(seed = 1, n = 70, d = 4, m = 5) {
-  set.seed(seed)
-  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
-  w <- matrix(rnorm(d * m), d, m)
-  y <- x %*% w + matrix(rnorm(n * m, sd = 0.8), n, m) > 0
-  colnames(y) <- paste0("l", 1:m)
-  list(x = x, y = y, newx = matrix(rnorm(12 * d), 12, d, dimnames = list(NULL, colnames(x))))
-}
+rakel_problem <- function(seed = 1, n = 70)
+  labelset_problem(seed, n, m = 5, sd = 0.8, n_new = 12)
 
 rakel_reference <- function(pr, subsets, vote = "class", threshold = 0.5) {
   L <- ncol(pr$y)
