@@ -171,8 +171,11 @@ plot_cooccurrence_chord <- function(s, max_links, col, main) {
                    cex = 0.4 + 1.6 * sqrt(cnt / max(cnt, 1)))
   deg <- ang * 180 / pi
   right <- px >= -1e-9
+  # the names start beyond the largest point whatever the device size: a gap
+  # in text widths, not in user coordinates (0.08 sat under the points at 400 x 300)
+  out <- 1 + graphics::strwidth("MM", cex = cex)
   for (i in seq_len(m)) {
-    graphics::text(1.08 * px[i], 1.08 * py[i], nm[i], cex = cex,
+    graphics::text(out * px[i], out * py[i], nm[i], cex = cex,
                    srt = if (right[i]) deg[i] else deg[i] + 180,
                    adj = if (right[i]) 0 else 1, xpd = TRUE)
   }
