@@ -39,4 +39,18 @@ test_that("every iterative solver warns of non-convergence with one class", {
                         invokeRestart("muffleWarning")
                       })
   expect_identical(caught, 1L)
+  # cross-validation: the fold fits' warnings come back once, with their count
+  cls <- list()
+  msgs <- character()
+  withCallingHandlers(
+    cv_lewl(x, ymiss, lambda = 1, beta = 1, k = 2, nfolds = 2, max_iter = 1, tol = 0,
+            progress = FALSE),
+    warning = function(w) {
+      cls[[length(cls) + 1L]] <<- class(w)
+      msgs <<- c(msgs, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  hit <- vapply(cls, function(k) "mlss_not_converged" %in% k, TRUE)
+  expect_identical(sum(hit), 1L)
+  expect_match(msgs[hit], "\\(3 fits in this cv_lewl\\(\\) did not converge")
 })
