@@ -327,9 +327,11 @@ rule_fit <- function(fit, rule, y, f1, scut, decoder) {
     fit <- set_thresholds(fit, list(threshold = stats::setNames(f1, colnames(y)),
                                     f1 = rep(NA_real_, ncol(y))))
   }
-  params <- if (rule$base == "f1") list(threshold = fit_thresholds(fit) %||% fit$cut) else
-    rule_params(rule$base, NULL, y, NULL)
-  if (rule$base == "scut") params$threshold <- scut
+  params <- switch(rule$base,
+                   f1 = list(threshold = fit_thresholds(fit) %||% fit$cut),
+                   scut = list(threshold = scut),
+                   decoder = list(),
+                   rule_params(rule$base, NULL, y, NULL))
   fit$decision <- c(list(rule = rule$label, base = rule$base, at_least_one = rule$one), params)
   class(fit) <- unique(c("ml_ruled", class(fit)))
   fit
