@@ -9,9 +9,8 @@
 #' The draws, from R's generator (so `set.seed()` reproduces a fit), model
 #' after model: `sample.int(n, n, replace = TRUE)` (`sample = "bootstrap"`)
 #' or `sample.int(n, round(fraction * n))` (`"subsample"`, without
-#' replacement, Read et al.'s 63\%-ish samples with `fraction`).  Each model
-#' is `ps(x[rows, ], y[rows, ], p = p, b = b, strategy = strategy, learner =
-#' learner, cost = cost)`.
+#' replacement, `fraction` of the rows).  Each model is
+#' `ps(x[rows, ], y[rows, ], p, b, strategy, learner = learner, cost = cost)`.
 #'
 #' Votes: with `vote = "class"` (Read et al.'s) each model gives 1 to the
 #' labels of the label set it predicts (its most probable class) and 0 to

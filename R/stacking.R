@@ -18,9 +18,9 @@
 #' The first layer is `br(x, y, learner, cost)`; its class predictions (for
 #' `dbr()`) are its scores above the learner's natural cut (1/2 on the
 #' probabilities of `"logistic"`, 0 on the decision values of `"ridge"` and
-#' `"svm"`), given to the second layer as 0/1 columns.  `predict(type =
-#' "score")` gives the second layer's scores, and `type = "class"` cuts them
-#' at the natural cut (the fit's `cut`; thresholds given to `predict()` or
+#' `"svm"`), given to the second layer as 0/1 columns.
+#' `predict(type = "score")` gives the second layer's scores, and
+#' `type = "class"` cuts them at the natural cut (the fit's `cut`; thresholds given to `predict()` or
 #' stored by [cv_brplus()] / [cv_dbr()] replace it).
 #'
 #' @param x,y As in [br()] (an [mlss_data()] or `mldr` object as `x`: its
