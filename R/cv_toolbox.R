@@ -20,6 +20,9 @@
 #' @param k,m,mode,vote As in [rakel()], fixed.
 #' @param nfolds,foldid,measure,thresholds,select,keep,parallel,progress As
 #'   in [ml_cv()].
+#' @param rule `NULL` (the default: the engine's cuts, or LP's decoder), or
+#'   candidate decision rules chosen with the cost (see [cv_eps()], section
+#'   Decision rules; `"decoder"` is LP's own label sets).
 #' @param ... Not used.
 #' @return An object of class `c("cv_lp", "ml_cv")` or `c("cv_rakel",
 #'   "ml_cv")` with the components of [ml_cv()], `fit` being the fit on all

@@ -85,6 +85,12 @@
 #'   from the most to the least regularised: it breaks ties and finds the
 #'   one-standard-error point.  By default inferred from the names of the
 #'   grid, or the rows as they are (see the section Regularisation order).
+#' @param rule `NULL` (the default: label sets by the per-label cuts of the
+#'   measure), or a vector of candidate decision rules chosen with the grid
+#'   point by the measure on the out-of-fold scores: `"f1"`, `"fixed"`,
+#'   `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`, `"scut"`, each optionally
+#'   followed by `"+1"` (at least one label per row); see [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @param probabilities Are the scores of `predict` per-label probabilities
 #'   (as for [br()] with `learner = "logistic"`, [iblr()], [mlknn()])?  Needed
 #'   for `measure = "log_loss"` and `"brier"`.

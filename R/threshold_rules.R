@@ -42,6 +42,15 @@
 #' raises exact match on data where almost every instance has a label (scene,
 #' ML-kNN, Mulan's split: from 0.573 to 0.643, `bench/toolbox.R`).
 #'
+#' @section In cross-validation:
+#' The same rules are one argument of the package's cross-validation,
+#' `rule =` of [ml_cv()], [cv_lp()], [cv_rakel()], [cv_eps()], [cv_clr()],
+#' [cv_homer()], [cv_brplus()] and [cv_dbr()]: candidates such as
+#' `c("f1", "rcut", "mcut", "lcard+1")` (`"f1"` the engine's per-label cuts,
+#' `"scut"` SCut with `measure = "hamming"`, `"fixed"` at 0.5, `"+1"` the
+#' `at_least_one` correction), chosen with the hyperparameters by the
+#' measure on out-of-fold scores; the refit then predicts by the chosen rule.
+#'
 #' @param score An n x m numeric matrix of scores, column names the labels
 #'   (no `NA`).
 #' @param rule One of `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`, `"scut"`.

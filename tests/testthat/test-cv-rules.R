@@ -113,3 +113,22 @@ test_that("a decoder's own label sets are a rule; rules need a measure of label 
   expect_error(cv_clr(pr$x, pr$y, cost = 1, foldid = foldid, rule = "mcut",
                       measure = "ranking_loss"), "measure of label")
 })
+
+test_that("ties go to the more regularised grid point first, then to the rule listed first", {
+  # one label per row, coded in the second feature; scores that only RCut
+  # labels at cost 1 (both below 0.5) and every rule at cost 2: (cost 1,
+  # rcut) ties with (cost 2, fixed) and (cost 2, rcut) at exact match 1
+  n <- 30
+  lab <- rep(c(1, 0), length.out = n)
+  x <- cbind(f1 = seq_len(n), f2 = lab)
+  y <- cbind(A = lab == 1, B = lab == 0)
+  cv <- suppressMessages(ml_cv(x, y, fit = function(x, y, cost) list(cost = cost),
+    predict = function(object, newx) {
+      hi <- if (object$cost == 1) 0.4 else 0.9
+      cbind(ifelse(newx[, 2] == 1, hi, 0.1), ifelse(newx[, 2] == 1, 0.1, hi))
+    }, grid = list(cost = c(1, 2)), foldid = rep_len(1:3, n),
+    measure = "subset_accuracy", rule = c("fixed", "rcut")))
+  expect_equal(unname(cv$cvm), matrix(c(0, 1, 1, 1), 2))
+  expect_identical(cv$rule_best, "rcut")
+  expect_identical(cv$cost_best, 1)
+})
