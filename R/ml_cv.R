@@ -224,7 +224,7 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
     },
     order = order)
   cv <- cv_engine(spec, y, foldid, opt, call)
-  class(cv) <- c(paste0("cv_", class(cv$fit)[1]), "ml_cv")
+  class(cv) <- c(paste0("cv_", setdiff(class(cv$fit), "ml_ruled")[1]), "ml_cv")
   if (identical(class(cv)[1], "cv_mlls")) class(cv)[1] <- "cv_model"
   cv
 }

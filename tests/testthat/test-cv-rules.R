@@ -62,7 +62,7 @@ test_that("the refit predicts by the rule learnt on all rows; predict(cv) by the
   foldid <- rep_len(1:3, 90)
   cv <- suppressMessages(cv_clr(pr$x, pr$y, cost = c(0.1, 1), foldid = foldid,
                                 measure = "subset_accuracy", keep = TRUE, rule = rules))
-  all <- rep(TRUE, 90)
+  expect_s3_class(cv, "cv_clr")
   for (i in seq_len(nrow(cv$grid))) {
     g <- (i - 1) %% 2 + 1
     fit <- cv$refit(cv$grid[i, , drop = FALSE], mlss:::cv_point_thresholds(cv, i))
