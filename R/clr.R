@@ -49,6 +49,7 @@
 #'   (2008). Multilabel classification via calibrated label ranking. Machine
 #'   Learning 73(2), 133-153.
 #' @seealso [cv_clr()], [br()].
+#' @aliases print.clr predict.clr
 #' @examples
 #' d <- mlss::emotions
 #' fit <- clr(d)

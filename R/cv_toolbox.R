@@ -140,6 +140,7 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
 #'   of [ml_cv()] (with `rule`: the grid crossed with the rules, and
 #'   `rule_best`, `rule_1se`).
 #' @seealso [eps()], [clr()], [homer()], [brplus()], [ml_decide()], [ml_cv()].
+#' @aliases predict.ml_ruled
 #' @examples
 #' e <- mlss::emotions
 #' set.seed(1)

@@ -45,6 +45,7 @@
 #'   classification using ensembles of pruned sets. Proceedings of the 8th
 #'   IEEE International Conference on Data Mining (ICDM 2008), 995-1000.
 #' @seealso [ps()], [cv_eps()], [ecc()], [rakel()].
+#' @aliases print.eps predict.eps
 #' @examples
 #' d <- mlss::emotions
 #' set.seed(1)

@@ -60,6 +60,7 @@
 #'   labels. Proceedings of the ECML/PKDD 2008 Workshop on Mining
 #'   Multidimensional Data (MMD'08), 30-44.
 #' @seealso [cv_homer()], [br()], [rakel()].
+#' @aliases print.homer predict.homer
 #' @examples
 #' d <- mlss::yeast
 #' set.seed(1)

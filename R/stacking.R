@@ -47,7 +47,7 @@
 #'   Huellermeier E. (2014). Dependent binary relevance models for multi-label
 #'   classification. Pattern Recognition 47(3), 1494-1508.
 #' @seealso [cv_brplus()], [br()], [cc()].
-#' @aliases dbr dbr.default dbr.formula
+#' @aliases dbr dbr.default dbr.formula print.ml_stack predict.ml_stack
 #' @examples
 #' d <- mlss::emotions
 #' set.seed(1)
