@@ -139,6 +139,9 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
     if (opt$kind != "pred")
       stop_arg("'rule' chooses how scores become label sets: it needs a measure of label ",
                "sets (F1, Hamming loss, subset accuracy, ...), not '", opt$measure, "'")
+    if (!is.null(method$decoder) && opt$thresholds != "oof" && any(rules$base == "f1"))
+      stop_arg("rule \"f1\" for a method with a decoder takes its cuts from the out-of-fold ",
+               "scores: use thresholds = \"oof\"")
     if (!is.null(method$decoder)) decode <- TRUE  # the "decoder" rule's label sets
     if (decode && is.null(pred)) pred <- matrix(0, n, m)
     rule_fold <- matrix(NA_real_, ngrid * nrow(rules), nfolds)

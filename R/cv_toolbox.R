@@ -125,7 +125,9 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
 #' regularised cost, then the rule listed first).  The refit learns the rule
 #' from all the rows and `predict(cv, newx)` applies it, so that it labels
 #' new rows as the folds were labelled; `cv$rule_best` names it.  `NULL`
-#' (the default) keeps the engine's cuts.
+#' (the default) keeps the engine's cuts.  PCut and LCard choose their cuts
+#' on the rows decided together (a fold's, or those given to `predict()`), so
+#' a row's labels depend on the other rows of its batch.
 #'
 #' @param x,y As in [eps()]; or a formula `cbind(l1, l2) ~ .` and its data
 #'   (`y`, or `data = `).

@@ -132,3 +132,10 @@ test_that("ties go to the more regularised grid point first, then to the rule li
   expect_identical(cv$rule_best, "rcut")
   expect_identical(cv$cost_best, 1)
 })
+
+test_that("rule \"f1\" of a decoder method asks for out-of-fold thresholds up front", {
+  pr <- labelset_problem(24, n = 45, m = 3)
+  expect_error(cv_lp(pr$x, pr$y, cost = 1, foldid = rep_len(1:3, 45), thresholds = "train",
+                     measure = "subset_accuracy", rule = c("decoder", "f1")),
+               "thresholds = \"oof\"")
+})
