@@ -24,7 +24,7 @@
 #'
 #' A pair of labels never apart in training (no row has exactly one of
 #' them) has no model, and gives each of the two half a vote.  A pair seen
-#' apart in one direction only has a model that always prefers that label
+#' apart in one direction only has a model fitted on that one target value
 #' (the warning of [br()] about such constant targets is not given).
 #'
 #' @param x,y As in [br()] (an [mlss_data()] or `mldr` object as `x`: its
