@@ -55,7 +55,7 @@
 # one per grid point.
 
 # The switches every cv_*() function shares, checked once.
-cv_options <- function(measure, thresholds, select, keep, parallel, progress) {
+cv_options <- function(measure, thresholds, select, keep, parallel, progress, rule = NULL) {
   info <- measure_table()
   ok <- info$name
   if (!is.character(measure) || length(measure) != 1 || !measure %in% ok)
@@ -65,7 +65,8 @@ cv_options <- function(measure, thresholds, select, keep, parallel, progress) {
        higher_better = info$higher_better[match(measure, info$name)],
        thresholds = thresholds, select = select, keep = check_flag(keep, "keep"),
        parallel = check_parallel(parallel), progress = check_flag(progress, "progress"),
-       level = chance_level())  # the chance rule's, for every cut of this run
+       level = chance_level(),  # the chance rule's, for every cut of this run
+       rule = rule)  # candidate decision rules (check_rules(), R/threshold_rules.R)
 }
 
 # parallel: FALSE, TRUE, or a number of workers.
@@ -131,6 +132,21 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   # the cut of the thresholds: the measure's when it uses one, else F1's
   cut_measure <- if (opt$kind == "pred") opt$measure else "macro_f1"
   res <- NULL
+  # decision rules chosen with the grid point (R/threshold_rules.R): one row
+  # of measures per grid point and rule, the rule the slower axis
+  rules <- check_rules(opt$rule, !is.null(method$decoder))
+  if (!is.null(rules)) {
+    if (opt$kind != "pred")
+      stop_arg("'rule' chooses how scores become label sets: it needs a measure of label ",
+               "sets (F1, Hamming loss, subset accuracy, ...), not '", opt$measure, "'")
+    if (!is.null(method$decoder) && opt$thresholds != "oof" && any(rules$base == "f1"))
+      stop_arg("rule \"f1\" for a method with a decoder takes its cuts from the out-of-fold ",
+               "scores: use thresholds = \"oof\"")
+    if (!is.null(method$decoder)) decode <- TRUE  # the "decoder" rule's label sets
+    if (decode && is.null(pred)) pred <- matrix(0, n, m)
+    rule_fold <- matrix(NA_real_, ngrid * nrow(rules), nfolds)
+    scut_thr <- matrix(NA_real_, m, ngrid)
+  }
   for (g in seq_len(ngrid)) {
     # in sequence, one fold's scores at a time are alive besides `score`
     if (parallel_score)
@@ -162,6 +178,12 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
     } else {
       .Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code)
     }
+    if (!is.null(rules)) {
+      for (r in seq_len(nrow(rules)))
+        rule_fold[g + (r - 1L) * ngrid, ] <- rule_fold_measures(
+          rules[r, ], score, y, foldid, nfolds, thr, if (decode) pred, opt$code)
+      if (any(rules$base == "scut")) scut_thr[, g] <- hamming_thresholds(score, y)$threshold
+    }
     if (opt$keep) oof[, , g] <- score
     tick()
   }
@@ -172,6 +194,9 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   # costs about 0.2 s, so small problems, which gain nothing, skip it)
   rm(states, score, pred)
   if (as.double(n) * m >= 2^20) gc(FALSE)
+  if (!is.null(rules))
+    return(cv_engine_rules(method, y, foldid, opt, call, rules, rule_fold, final_thr,
+                           final_f1, scut_thr, oof, bar, tick))
   cvm <- rowMeans(cvfold)
   cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
   if (all(is.na(cvm)))
@@ -415,4 +440,69 @@ parallel_backend <- function(parallel) {
     return("sequential")
   }
   "multicore"
+}
+
+# The end of a run with decision rules: the grid crossed with the rules (the
+# rule the last axis), the best and 1se points over both (in the method's
+# order of the grid, the rules in the order given within a grid point), the
+# refit at the chosen point predicting by the chosen rule (rule_fit()), and
+# a refit function that does the same at any point of the crossed grid.
+cv_engine_rules <- function(method, y, foldid, opt, call, rules, cvfold, final_thr,
+                            final_f1, scut_thr, oof, bar, tick) {
+  grid <- method$grid
+  ngrid <- nrow(grid)
+  nfolds <- max(foldid)
+  R <- nrow(rules)
+  grid_all <- grid[rep(seq_len(ngrid), R), , drop = FALSE]
+  grid_all$rule <- rep(rules$label, each = ngrid)
+  rownames(grid_all) <- NULL
+  axes <- if (!is.null(method$axes)) c(method$axes, list(rule = rules$label))
+  dimnames(cvfold) <- list(grid_names(grid_all), paste0("fold", seq_len(nfolds)))
+  cvm <- rowMeans(cvfold)
+  cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
+  if (all(is.na(cvm)))
+    stop_arg("the measure '", opt$measure, "' is undefined on some fold at every grid ",
+             "point: use fewer, larger folds or another measure")
+  order <- as.vector(t(outer(method$order(grid), (seq_len(R) - 1L) * ngrid, `+`)))
+  best <- best_grid_point(cvm, order, opt$higher_better)
+  best_1se <- one_se_point(cvm, cvsd, best, order, opt$higher_better)
+  chosen <- if (opt$select == "1se") best_1se else best
+  g_of <- function(i) (i - 1L) %% ngrid + 1L
+  edge <- grid_edge(grid, method$axes, g_of(chosen), method$limits)
+  if (length(edge)) message(edge_message(edge))
+  oof_thr <- opt$thresholds == "oof" && is.null(method$decoder)
+  decoder <- !is.null(method$decoder)
+  refit_at <- function(point, thr) {
+    key <- do.call(paste, point[names(grid)])
+    g <- match(key, do.call(paste, grid))
+    rule <- rules[match(point$rule, rules$label), ]
+    if (is.na(rule$base)) stop_arg("'rule' must be one of the rules cross-validated")
+    if (is.na(g) && rule$base %in% c("scut", "f1") && (decoder || rule$base == "scut"))
+      stop_arg("rule \"", rule$base, "\" learns its cuts on the out-of-fold scores, which ",
+               "exist at the grid points only")
+    fit <- method$refit(point[, names(grid), drop = FALSE], if (!decoder) thr)
+    rule_fit(fit, rule, y, if (!is.na(g) && opt$thresholds == "oof") final_thr[, g],
+             if (!is.na(g)) scut_thr[, g], decoder)
+  }
+  gc_ <- g_of(chosen)
+  fit <- refit_at(grid_all[chosen, , drop = FALSE], if (oof_thr)
+    list(threshold = final_thr[, gc_], f1 = final_f1[, gc_]))
+  tick()
+  ties <- sum(cvm == cvm[best], na.rm = TRUE)
+  values <- unlist(lapply(names(grid_all), function(p)
+    stats::setNames(list(grid_all[[p]][best], grid_all[[p]][best_1se]),
+                    paste0(p, c("_best", "_1se")))), recursive = FALSE)
+  cols <- rep(seq_len(ngrid), R)
+  structure(c(list(grid = grid_all, axes = axes, cvm = shape_grid(cvm, axes),
+                   cvsd = shape_grid(cvsd, axes), cvfold = cvfold, best = best,
+                   best_1se = best_1se, select = opt$select, chosen = chosen, ties = ties,
+                   measure = opt$measure, higher_better = opt$higher_better,
+                   thresholds = opt$thresholds, foldid = foldid, oof = oof, edge = edge,
+                   scored_by = "rules", rules = rules$label,
+                   order_rule = paste0(method$order_rule %||% "as the method orders its grid",
+                                       "; then the rules in the order given"),
+                   oof_thresholds = if (oof_thr) final_thr[, cols, drop = FALSE],
+                   oof_f1 = if (oof_thr) final_f1[, cols, drop = FALSE],
+                   fit = fit, refit = refit_at, call = call), values),
+            class = c(paste0("cv_", method$name), "ml_cv"))
 }

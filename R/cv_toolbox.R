@@ -20,6 +20,9 @@
 #' @param k,m,mode,vote As in [rakel()], fixed.
 #' @param nfolds,foldid,measure,thresholds,select,keep,parallel,progress As
 #'   in [ml_cv()].
+#' @param rule `NULL` (the default: the engine's cuts, or LP's decoder), or
+#'   candidate decision rules chosen with the cost (see [cv_eps()], section
+#'   Decision rules; `"decoder"` is LP's own label sets).
 #' @param ... Not used.
 #' @return An object of class `c("cv_lp", "ml_cv")` or `c("cv_rakel",
 #'   "ml_cv")` with the components of [ml_cv()], `fit` being the fit on all
@@ -38,7 +41,7 @@
 cv_lp <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"),
                   nfolds = 5, foldid = NULL, measure = "macro_f1",
                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
-                  parallel = FALSE, progress = interactive(), ...) {
+                  parallel = FALSE, progress = interactive(), rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lp"))
   check_no_dots(...)
@@ -54,7 +57,7 @@ cv_lp <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"
             select = match.arg(select), keep = keep, parallel = parallel,
             progress = progress, order = function(grid) order(grid$cost),
             order_rule = "smaller cost first (a stronger penalty)", decoder = TRUE,
-            call = call, fun = "cv_lp")
+            rule = rule, call = call, fun = "cv_lp")
 }
 
 #' @rdname cv_lp
@@ -64,7 +67,7 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
                      learner = c("logistic", "ridge", "svm"), nfolds = 5, foldid = NULL,
                      measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                     progress = interactive(), ...) {
+                     progress = interactive(), rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_rakel"))
   check_no_dots(...)
@@ -90,8 +93,156 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
             measure = measure, thresholds = match.arg(thresholds),
             select = match.arg(select), keep = keep, parallel = parallel,
             progress = progress, order = function(grid) order(grid$cost),
-            order_rule = "smaller cost first (a stronger penalty)", call = call,
-            fun = "cv_rakel")
+            order_rule = "smaller cost first (a stronger penalty)", rule = rule,
+            call = call, fun = "cv_rakel")
+}
+
+#' Cross-validated EPS, CLR, HOMER, BR+ and DBR over a grid of costs
+#'
+#' Chooses the cost \eqn{C} of the base learner of [eps()], [clr()],
+#' [homer()], [brplus()] or [dbr()] by k-fold cross-validation on the
+#' package's engine ([ml_cv()]): the folds of [ml_folds()], the best and
+#' one-standard-error cost (a smaller cost counted as the more regularised),
+#' and a refit on all the data.  A measure of label sets is taken on the
+#' scores cut at out-of-fold (or training) F1 thresholds, which the refit
+#' stores; a ranking measure on the scores.  The methods' random draws (EPS's
+#' samples, HOMER's initial centres, BR+'s inner folds) are made afresh by
+#' each fit, from R's generator: `set.seed()` before the call reproduces the
+#' result.
+#'
+#' @section Decision rules:
+#' `rule` (here and in [cv_lp()], [cv_rakel()] and [ml_cv()]) makes the
+#' decision rule a hyperparameter: a vector of candidates among `"f1"` (the
+#' per-label cuts of the measure, the engine's default: F1 cuts, Hamming cuts
+#' for the Hamming loss), `"fixed"` (0.5), `"rcut"`, `"pcut"`, `"mcut"`,
+#' `"lcard"`, `"scut"` (per-label cuts with the fewest errors) and, for a
+#' method with a decoder ([cv_lp()]), `"decoder"` (its own label sets), each
+#' optionally followed by `"+1"` for the "at least one label" correction
+#' (see [ml_decide()] for the rules).  Fold k's rows are decided by the rule
+#' learnt from the other folds (their out-of-fold scores and labels: the
+#' cuts, the proportions of PCut, the cardinality of RCut and LCard), and
+#' the rule is chosen with the cost by the same measure (ties: the more
+#' regularised cost, then the rule listed first).  The refit learns the rule
+#' from all the rows and `predict(cv, newx)` applies it, so that it labels
+#' new rows as the folds were labelled; `cv$rule_best` names it.  `NULL`
+#' (the default) keeps the engine's cuts.  PCut and LCard choose their cuts
+#' on the rows decided together (a fold's, or those given to `predict()`), so
+#' a row's labels depend on the other rows of its batch.
+#'
+#' @param x,y As in [eps()]; or a formula `cbind(l1, l2) ~ .` and its data
+#'   (`y`, or `data = `).
+#' @param cost The grid of costs (positive numbers).
+#' @param n_models,p,b,sample,vote,k,learner,inner_folds As in the fitting
+#'   functions, fixed.
+#' @param nfolds,foldid,measure,thresholds,select,keep,parallel,progress As
+#'   in [ml_cv()].
+#' @param rule `NULL`, or candidate decision rules (see Decision rules).
+#' @param ... Not used.
+#' @return An object of class `c("cv_<method>", "ml_cv")` with the components
+#'   of [ml_cv()] (with `rule`: the grid crossed with the rules, and
+#'   `rule_best`, `rule_1se`).
+#' @seealso [eps()], [clr()], [homer()], [brplus()], [ml_decide()], [ml_cv()].
+#' @aliases predict.ml_ruled
+#' @examples
+#' e <- mlss::emotions
+#' set.seed(1)
+#' cv <- cv_clr(e, cost = c(0.1, 1), nfolds = 3,
+#'              measure = "subset_accuracy", rule = c("f1", "fixed", "mcut"))
+#' cv
+#' head(predict(cv, e))
+#' @export
+cv_eps <- function(x, y, cost = 10^(-2:2), n_models = 10, p = 2, b = 2,
+                   sample = c("bootstrap", "subsample"), vote = c("class", "score"),
+                   learner = c("logistic", "ridge", "svm"), nfolds = 5, foldid = NULL,
+                   measure = "macro_f1", thresholds = c("oof", "train"),
+                   select = c("best", "1se"), keep = FALSE, parallel = FALSE,
+                   progress = interactive(), rule = NULL, ...) {
+  call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_eps"))
+  check_no_dots(...)
+  sample <- match.arg(sample)
+  vote <- match.arg(vote)
+  learner <- match.arg(learner)
+  fit <- function(x, y, cost) eps(x, y, n_models = n_models, p = p, b = b, sample = sample,
+                                  vote = vote, learner = learner, cost = cost)
+  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_eps")
+}
+
+#' @rdname cv_eps
+#' @export
+cv_clr <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"),
+                   vote = c("class", "score"), nfolds = 5, foldid = NULL,
+                   measure = "macro_f1", thresholds = c("oof", "train"),
+                   select = c("best", "1se"), keep = FALSE, parallel = FALSE,
+                   progress = interactive(), rule = NULL, ...) {
+  call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_clr"))
+  check_no_dots(...)
+  learner <- match.arg(learner)
+  vote <- match.arg(vote)
+  fit <- function(x, y, cost) clr(x, y, learner = learner, cost = cost, vote = vote)
+  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_clr")
+}
+
+#' @rdname cv_eps
+#' @export
+cv_homer <- function(x, y, cost = 10^(-2:2), k = 3, learner = c("logistic", "ridge", "svm"),
+                     nfolds = 5, foldid = NULL, measure = "macro_f1",
+                     thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
+                     parallel = FALSE, progress = interactive(), rule = NULL, ...) {
+  call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_homer"))
+  check_no_dots(...)
+  learner <- match.arg(learner)
+  fit <- function(x, y, cost) homer(x, y, k = k, learner = learner, cost = cost)
+  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_homer")
+}
+
+#' @rdname cv_eps
+#' @export
+cv_brplus <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"),
+                      inner_folds = 5, nfolds = 5, foldid = NULL, measure = "macro_f1",
+                      thresholds = c("oof", "train"), select = c("best", "1se"),
+                      keep = FALSE, parallel = FALSE, progress = interactive(), rule = NULL,
+                      ...) {
+  call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_brplus"))
+  check_no_dots(...)
+  learner <- match.arg(learner)
+  fit <- function(x, y, cost) brplus(x, y, learner = learner, cost = cost,
+                                     inner_folds = inner_folds)
+  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_brplus")
+}
+
+#' @rdname cv_eps
+#' @export
+cv_dbr <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"),
+                   nfolds = 5, foldid = NULL, measure = "macro_f1",
+                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
+                   parallel = FALSE, progress = interactive(), rule = NULL, ...) {
+  call <- match.call()
+  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_dbr"))
+  check_no_dots(...)
+  learner <- match.arg(learner)
+  fit <- function(x, y, cost) dbr(x, y, learner = learner, cost = cost)
+  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_dbr")
+}
+
+# The engine run of a toolbox method over a grid of costs.
+cv_cost_run <- function(x, y, fit, cost, nfolds, foldid, measure, thresholds, select, keep,
+                        parallel, progress, rule, call, fun) {
+  cost <- check_cost_grid(cost)
+  xy <- ml_xy(x, if (!missing(y)) y)
+  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
+            measure = measure, thresholds = thresholds, select = select, keep = keep,
+            parallel = parallel, progress = progress, order = function(grid) order(grid$cost),
+            order_rule = "smaller cost first (a stronger penalty)", rule = rule, call = call,
+            fun = fun)
 }
 
 check_cost_grid <- function(cost) {

@@ -85,6 +85,12 @@
 #'   from the most to the least regularised: it breaks ties and finds the
 #'   one-standard-error point.  By default inferred from the names of the
 #'   grid, or the rows as they are (see the section Regularisation order).
+#' @param rule `NULL` (the default: label sets by the per-label cuts of the
+#'   measure), or a vector of candidate decision rules chosen with the grid
+#'   point by the measure on the out-of-fold scores: `"f1"`, `"fixed"`,
+#'   `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`, `"scut"`, each optionally
+#'   followed by `"+1"` (at least one label per row); see [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @param probabilities Are the scores of `predict` per-label probabilities
 #'   (as for [br()] with `learner = "logistic"`, [iblr()], [mlknn()])?  Needed
 #'   for `measure = "log_loss"` and `"brier"`.
@@ -108,7 +114,8 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
                   foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                   select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                   progress = interactive(), order = NULL,
-                  na_labels = c("refuse", "keep", "negative"), probabilities = FALSE, ...) {
+                  na_labels = c("refuse", "keep", "negative"), probabilities = FALSE,
+                  rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "ml_cv"))
   check_no_dots(...)
@@ -127,7 +134,8 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
             select = match.arg(select), keep = keep, parallel = parallel,
             progress = progress, order = order, order_rule = order_rule,
             na_labels = match.arg(na_labels),
-            probabilities = if (probabilities) "label", call = call, fun = "ml_cv")
+            probabilities = if (probabilities) "label", rule = rule, call = call,
+            fun = "ml_cv")
 }
 
 # The engine run of ml_cv() and of the cv_*() functions built on it, with
@@ -140,12 +148,12 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
                       select = "best", keep = FALSE, parallel = FALSE,
                       progress = interactive(), order, order_rule,
                       na_labels = "refuse", probabilities = NULL, decoder = FALSE,
-                      loglik = NULL, no_prob_hint = NULL, call, fun) {
+                      loglik = NULL, no_prob_hint = NULL, rule = NULL, call, fun) {
   if (!is.function(fit)) stop_arg("'fit' must be a function(x, y, ...)")
   if (is.null(predict)) predict <- function(object, newx) stats::predict(object, newx, type = "score")
   if (!is.function(predict)) stop_arg("'predict' must be a function(object, newx)")
   warm_start <- check_flag(warm_start, "warm_start")
-  opt <- cv_options(measure, thresholds, select, keep, parallel, progress)
+  opt <- cv_options(measure, thresholds, select, keep, parallel, progress, rule)
   axes <- NULL
   if (is.data.frame(grid)) {
     if (!nrow(grid) || is.null(names(grid)) || any(names(grid) == ""))
@@ -216,7 +224,7 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
     },
     order = order)
   cv <- cv_engine(spec, y, foldid, opt, call)
-  class(cv) <- c(paste0("cv_", class(cv$fit)[1]), "ml_cv")
+  class(cv) <- c(paste0("cv_", setdiff(class(cv$fit), "ml_ruled")[1]), "ml_cv")
   if (identical(class(cv)[1], "cv_mlls")) class(cv)[1] <- "cv_model"
   cv
 }

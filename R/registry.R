@@ -55,6 +55,15 @@ ml_registry <- function() {
                na_labels = NULL, zero_prob = TRUE),
     rakel = entry(function(x, ...) rakel(x, ..., k = 2), cv = "cv_rakel", na_labels = NULL),
     ecc = entry(function(x, ...) ecc(x, ..., n_models = 3), na_labels = NULL),
-    ebr = entry(function(x, ...) ebr(x, ..., n_models = 3), na_labels = NULL)
+    ebr = entry(function(x, ...) ebr(x, ..., n_models = 3), na_labels = NULL),
+    # issue 26, the second part: EPS averages votes cut at 0.5; CLR, HOMER,
+    # BR+ and DBR cut their scores at the learner's natural cut
+    eps = entry(function(x, ...) eps(x, ..., n_models = 3, p = 1), cv = "cv_eps",
+                na_labels = NULL),
+    clr = entry(function(x, ...) clr(x, ...), cv = "cv_clr", na_labels = NULL),
+    homer = entry(function(x, ...) homer(x, ..., k = 2), cv = "cv_homer", na_labels = NULL),
+    brplus = entry(function(x, ...) brplus(x, ..., inner_folds = 2), cv = "cv_brplus",
+                   na_labels = NULL),
+    dbr = entry(function(x, ...) dbr(x, ...), cv = "cv_dbr", na_labels = NULL)
   )
 }

@@ -42,6 +42,15 @@
 #' raises exact match on data where almost every instance has a label (scene,
 #' ML-kNN, Mulan's split: from 0.573 to 0.643, `bench/toolbox.R`).
 #'
+#' @section In cross-validation:
+#' The same rules are one argument of the package's cross-validation,
+#' `rule =` of [ml_cv()], [cv_lp()], [cv_rakel()], [cv_eps()], [cv_clr()],
+#' [cv_homer()], [cv_brplus()] and [cv_dbr()]: candidates such as
+#' `c("f1", "rcut", "mcut", "lcard+1")` (`"f1"` the engine's per-label cuts,
+#' `"scut"` SCut with `measure = "hamming"`, `"fixed"` at 0.5, `"+1"` the
+#' `at_least_one` correction), chosen with the hyperparameters by the
+#' measure on out-of-fold scores; the refit then predicts by the chosen rule.
+#'
 #' @param score An n x m numeric matrix of scores, column names the labels
 #'   (no `NA`).
 #' @param rule One of `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`, `"scut"`.
@@ -227,4 +236,135 @@ lcard_cut <- function(score, card) {
   jj <- j[best]
   if (jj == length(s)) return(-Inf)
   cut_between(s[jj], s[jj + 1])
+}
+
+# ---- the decision rule as a hyperparameter of cross-validation --------------
+#
+# `rule` of ml_cv() and the cv_*() functions of the toolbox (R/cv_toolbox.R):
+# candidate rules, each one of decision_rules, optionally followed by "+1"
+# (the "at least one label" correction).  The engine (cv_engine_run() in
+# R/cv_engine.R) measures each on the out-of-fold scores, fold k's rows
+# decided by the rule learnt from the other folds (their out-of-fold scores
+# and labels), and chooses the rule with the grid point; the refit then
+# predicts by it (rule_fit(), predict.ml_ruled()).
+decision_rules <- c("f1", "fixed", "rcut", "pcut", "mcut", "lcard", "scut", "decoder")
+
+# The candidates as a data frame: label (as given), base rule, correction.
+check_rules <- function(rule, decoder) {
+  if (is.null(rule)) return(NULL)
+  if (!is.character(rule) || !length(rule) || anyNA(rule))
+    stop_arg("'rule' must be a character vector of decision rules: ",
+             paste0("\"", decision_rules, "\"", collapse = ", "),
+             ", each optionally followed by \"+1\" (at least one label per row)")
+  rule <- unique(rule)
+  one <- grepl("\\+1$", rule)
+  base <- sub("\\+1$", "", rule)
+  bad <- !base %in% decision_rules
+  if (any(bad))
+    stop_arg("unknown decision rule(s) ", paste0("\"", rule[bad], "\"", collapse = ", "),
+             " in 'rule': use ", paste0("\"", decision_rules, "\"", collapse = ", "),
+             ", each optionally followed by \"+1\"")
+  if (any(base == "decoder") && !decoder)
+    stop_arg("'rule' = \"decoder\" is for methods whose labels come from a decoder ",
+             "(lp(), cc(), pcc(), ...): this one cuts its scores")
+  data.frame(label = rule, base = base, one = one, stringsAsFactors = FALSE)
+}
+
+# What a rule learns from the labels (and out-of-fold scores) of the rows it
+# is chosen on, `f1`: the per-label cuts the engine chose there.
+rule_params <- function(base, score, y, f1) {
+  card <- function() sum(colMeans(y, na.rm = TRUE))
+  switch(base,
+         f1 = list(threshold = f1),
+         fixed = list(threshold = 0.5),
+         rcut = list(k = floor(card() + 0.5)),
+         pcut = list(proportion = colMeans(y, na.rm = TRUE)),
+         lcard = list(cardinality = card()),
+         scut = list(threshold = hamming_thresholds(score, y)$threshold),
+         list())
+}
+
+# The label sets of the rule (params from rule_params()) on the scores `score`
+# (a logical matrix); `pred`: the decoder's label sets, for "decoder".
+apply_rule <- function(base, one, params, score, pred = NULL) {
+  m <- ncol(score)
+  out <- switch(base,
+    decoder = pred > 0,
+    f1 = , fixed = , scut = score > rep(rep_len(params$threshold, m), each = nrow(score)),
+    rcut = ml_decide(score, "rcut", k = min(max(params$k, 0), m)),
+    pcut = ml_decide(score, "pcut", proportion = params$proportion),
+    mcut = if (m < 2) score > Inf else ml_decide(score, "mcut"),
+    lcard = ml_decide(score, "lcard", cardinality = params$cardinality))
+  if (one && nrow(score)) {
+    empty <- which(rowSums(out) == 0)
+    if (length(empty))
+      out[cbind(empty, max.col(score[empty, , drop = FALSE], ties.method = "first"))] <- TRUE
+  }
+  out <- matrix(as.logical(out), nrow(score), m)
+  dimnames(out) <- dimnames(score)
+  out
+}
+
+# The per-fold measures of one rule at one grid point: fold k's rows decided
+# by the rule learnt on the other folds' out-of-fold scores and labels (`thr`:
+# the m x nfolds cuts of the engine, the "f1" rule's), scored as the decoder's
+# label sets are.
+rule_fold_measures <- function(rule, score, y, foldid, nfolds, thr, pred, code) {
+  n <- nrow(score)
+  m <- ncol(score)
+  P <- matrix(0, n, m)
+  for (k in seq_len(nfolds)) {
+    va <- foldid == k
+    tr <- !va
+    params <- rule_params(rule$base, score[tr, , drop = FALSE], y[tr, , drop = FALSE],
+                          thr[, k])
+    P[va, ] <- apply_rule(rule$base, rule$one, params, score[va, , drop = FALSE],
+                          if (!is.null(pred)) pred[va, , drop = FALSE])
+  }
+  .Call(C_cv_point_measures_call, P, y, foldid, matrix(0.5, m, nfolds), code)
+}
+
+# The refit predicting by a rule: its parameters learnt on all the rows (the
+# out-of-fold cuts `f1` of the chosen point, the Hamming cuts `scut` of its
+# out-of-fold scores, the labels' proportions and cardinality).  The "f1"
+# rule of a method that cuts its scores, and the "decoder" rule, leave the
+# refit as it is (its predict() already does that).
+rule_fit <- function(fit, rule, y, f1, scut, decoder) {
+  if (!rule$one && (rule$base == "decoder" || (rule$base == "f1" && !decoder))) return(fit)
+  if (rule$base == "f1" && decoder) {
+    if (is.null(f1)) stop_arg("rule \"f1\" for a method with a decoder needs thresholds = \"oof\"")
+    fit <- set_thresholds(fit, list(threshold = stats::setNames(f1, colnames(y)),
+                                    f1 = rep(NA_real_, ncol(y))))
+  }
+  params <- switch(rule$base,
+                   f1 = list(threshold = fit_thresholds(fit) %||% fit$cut),
+                   scut = list(threshold = scut),
+                   decoder = list(),
+                   rule_params(rule$base, NULL, y, NULL))
+  fit$decision <- c(list(rule = rule$label, base = rule$base, at_least_one = rule$one), params)
+  class(fit) <- unique(c("ml_ruled", class(fit)))
+  fit
+}
+
+#' @export
+predict.ml_ruled <- function(object, ...) {
+  inner <- object
+  class(inner) <- setdiff(class(object), "ml_ruled")
+  inner$decision <- NULL
+  args <- list(...)
+  types <- object$types %||% c("class", "score")
+  type <- if (is.null(args[["type"]])) types[1] else match.arg(args[["type"]], types)
+  if (type != "class" || !is.null(args[["thresholds"]]))
+    return(stats::predict(inner, ...))
+  args[["type"]] <- "score"
+  s <- do.call(stats::predict, c(list(inner), args))
+  ok <- stats::complete.cases(s)
+  out <- matrix(NA, nrow(s), ncol(s), dimnames = dimnames(s))
+  d <- object$decision
+  pred <- if (d$base == "decoder") {
+    args[["type"]] <- "class"
+    do.call(stats::predict, c(list(inner), args))[ok, , drop = FALSE]
+  }
+  out[ok, ] <- apply_rule(d$base, d$at_least_one, d, s[ok, , drop = FALSE], pred)
+  out
 }

@@ -158,7 +158,11 @@ test_that("every cv_*() takes a matrix, data frame, sparse matrix, formula, mlss
     # tolerance between dense and sparse fits (2e-5 relative)
     cv_mlcrf = list(lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.05, measure = "macro_f1"),
     # k = 3 of 3 labels: the one subset, whatever the random draw
-    cv_lp = list(cost = c(0.1, 1)), cv_rakel = list(cost = c(0.1, 1), k = 3))
+    cv_lp = list(cost = c(0.1, 1)), cv_rakel = list(cost = c(0.1, 1), k = 3),
+    # EPS's samples: the same seed before every run (run() sets it)
+    cv_eps = list(cost = c(0.1, 1), n_models = 2, p = 1), cv_clr = list(cost = c(0.1, 1)),
+    cv_homer = list(cost = c(0.1, 1), k = 3), cv_brplus = list(cost = c(0.1, 1), inner_folds = 1),
+    cv_dbr = list(cost = c(0.1, 1)))
   exported <- grep("^cv_", getNamespaceExports("mlss"), value = TRUE)
   expect_setequal(names(calls), exported)
   split <- mlss_data(d$x, d$y, train = fid != 3)
@@ -166,8 +170,11 @@ test_that("every cv_*() takes a matrix, data frame, sparse matrix, formula, mlss
   md <- if (as_mldr_ok) as_mldr(mlss_data(d$x, d$y))
   for (nm in names(calls)) {
     f <- get(nm, asNamespace("mlss"))
-    run <- function(...) suppressMessages(suppressWarnings(
-      do.call(f, c(list(...), calls[[nm]], list(progress = FALSE)))))
+    run <- function(...) {
+      set.seed(1)
+      suppressMessages(suppressWarnings(
+        do.call(f, c(list(...), calls[[nm]], list(progress = FALSE)))))
+    }
     ref <- run(d$x, d$y, foldid = fid)
     same <- function(cv, what) expect_equal(as.vector(cv$cvm), as.vector(ref$cvm),
                                             tolerance = 1e-6, info = paste(nm, what))
