@@ -117,19 +117,24 @@ test_that("cv_*() methods are tuned inside each fold and report their choice", {
     ch <- cmp$chosen[cmp$fold == k]
     expect_match(ch, "^alpha=[0-9.e-]+, beta=[0-9.e-]+$")
   }
-  # fold 1 by hand: the inner folds are drawn after set.seed() with the
-  # fold's seed, which ml_compare() draws after the outer folds
+  # by hand: the inner folds are drawn after set.seed() with the fold's
+  # seed, which ml_compare() draws after the outer folds
   set.seed(14)
   f <- ml_folds(p$y, 3)
   seeds <- matrix(sample.int(.Machine$integer.max, 3), 3)
-  set.seed(seeds[1, 1])
-  cv <- suppressMessages(cv_mlls(p$x[f != 1, ], p$y[f != 1, ], alpha = c(0, 1),
-                                 beta = c(0.01, 10), nfolds = 2))
-  expect_identical(cmp$chosen[cmp$fold == 1],
-                   sprintf("alpha=%s, beta=%s", format(cv$alpha_best), format(cv$beta_best)))
-  expect_equal(cmp$value[cmp$fold == 1],
-               ml_metrics(p$y[f == 1, ], pred = predict(cv, p$x[f == 1, ], type = "class"),
-                          measures = "macro_f1")$macro_f1)
+  for (k in 1:3) {
+    set.seed(seeds[k, 1])
+    cv <- suppressMessages(cv_mlls(p$x[f != k, ], p$y[f != k, ], alpha = c(0, 1),
+                                   beta = c(0.01, 10), nfolds = 2))
+    expect_identical(cmp$chosen[cmp$fold == k],
+                     sprintf("alpha=%s, beta=%s", format(cv$alpha_best), format(cv$beta_best)))
+    expect_equal(cmp$value[cmp$fold == k],
+                 ml_metrics(p$y[f == k, ], pred = predict(cv, p$x[f == k, ], type = "class"),
+                            measures = "macro_f1")$macro_f1)
+    # the inner folds of fold k are those of its seed
+    set.seed(seeds[k, 1])
+    expect_identical(cv$foldid, ml_folds(p$y[f != k, ], 2))
+  }
 })
 
 test_that("splits and repeats; the user's random stream moves as without methods", {
@@ -171,4 +176,22 @@ test_that("the same result on future multisession workers as sequentially", {
   expect_equal(par_res$value, seq_res$value)
   expect_identical(par_res$chosen, seq_res$chosen)
   expect_identical(after_par, after_seq)
+})
+
+test_that("each method runs on each fold from its own seed, drawn after the folds", {
+  p <- compare_data()
+  draw <- function(x, y) stop(format(runif(1), digits = 15))
+  set.seed(17)
+  cmp <- suppressWarnings(ml_compare(p$x, p$y, nfolds = 3, progress = FALSE, measures = "macro_f1",
+                                     methods = list(a = draw, b = draw)))
+  f <- attr(cmp, "failures")
+  set.seed(17)
+  invisible(ml_folds(p$y, 3))
+  seeds <- matrix(sample.int(.Machine$integer.max, 6), 3)
+  want <- vapply(seq_len(nrow(f)), function(i) {
+    set.seed(seeds[f$fold[i], match(f$method[i], c("a", "b"))])
+    format(runif(1), digits = 15)
+  }, "")
+  expect_identical(nrow(f), 6L)
+  expect_identical(f$message, want)
 })
