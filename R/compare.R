@@ -78,7 +78,7 @@
 #' @examples
 #' data(yeast)
 #' set.seed(1)
-#' small <- 1:300
+#' small <- 1:400
 #' cmp <- ml_compare(yeast$x[small, ], yeast$y[small, ], nfolds = 3, methods = list(
 #'   MLLS = function(x, y) mlls(x, y, alpha = 1, beta = 0.1),
 #'   ridge = ~ mlls(x, y, alpha = 0, beta = 0.1),

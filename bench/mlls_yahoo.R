@@ -22,6 +22,9 @@
 #              rows are unit length, not centred)
 #   wide       the papers' r, alpha up to 1e3 (is the best alpha at the top?)
 #   ridge      alpha = 0 only (beta tuned): MLLS without the subspace
+#   ridge_tr   the same with the papers' training-score thresholds
+#   r5, r5_tr  r = 5 (a subspace well below the number of labels), with
+#              out-of-fold or the papers' training-score thresholds
 #   svm        br(learner = "svm", cost = 1) (LIBLINEAR's L2-loss SVM, C = 1)
 #              with out-of-fold (5-fold) or training-score thresholds
 # Measures on the test pages: macro F1, micro F1, macro AUC.
@@ -31,13 +34,14 @@
 # (default 2), MLSS_YAHOO_VARIANTS (default all).  The split of split s uses
 # set.seed(2007 + s) for the 1000 training pages, set.seed(100 + s) before
 # every cross-validation (the same folds for every variant of a split).
-# Writes bench/mlls_yahoo_results.rds (every line, the CV surfaces).
+# Writes bench/mlls_yahoo_results.rds (every line, the CV surfaces; another
+# name with MLSS_YAHOO_OUT).
 source(file.path("bench", "common.R"))
 
 sets <- strsplit(Sys.getenv("MLSS_YAHOO_SETS", "arts,health"), ",")[[1]]
 nsplit <- as.integer(Sys.getenv("MLSS_YAHOO_SPLITS", "2"))
 variants_all <- c("pkg", "paper_r", "paper_r_tr", "paper_r_l1", "noint", "wide", "ridge",
-                  "svm")
+                  "svm", "r5", "r5_tr", "ridge_tr")
 variants <- strsplit(Sys.getenv("MLSS_YAHOO_VARIANTS", paste(variants_all, collapse = ",")),
                      ",")[[1]]
 grid_a <- c(0, 10^(-6:0))
@@ -71,13 +75,17 @@ run_mlls <- function(sp, variant, m) {
          paper_r_l1 = { args$r <- paper_r; level <- 1 },
          noint = { args$r <- paper_r; args$intercept <- FALSE },
          wide = { args$r <- paper_r; args$alpha <- c(0, 10^(-6:3)) },
-         ridge = { args$r <- paper_r; args$alpha <- 0 })
+         ridge = { args$r <- paper_r; args$alpha <- 0 },
+         ridge_tr = { args$r <- paper_r; args$alpha <- 0; args$thresholds <- "train"
+                      level <- 1 },
+         r5 = args$r <- 5L,
+         r5_tr = { args$r <- 5L; args$thresholds <- "train"; level <- 1 })
   old <- options(mlss.chance_level = if (is.null(level)) 0.05 else level)
   on.exit(options(old))
   t0 <- proc.time()[["elapsed"]]
   cv <- do.call(cv_mlls, args)
   sc <- predict(cv, sp$xte, type = "score")
-  if (variant == "paper_r_tr") {
+  if (variant %in% c("paper_r_tr", "r5_tr", "ridge_tr")) {
     # the papers' rule: cuts on the final fit's training scores, plain F1
     thr <- f1_thresholds(predict(cv, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
     pred <- cut_at(sc, thr)
@@ -135,7 +143,7 @@ for (set in sets) {
         rows[[length(rows) + 1]] <- row
         if (!is.null(res$cvm)) surfaces[[paste(set, s, name)]] <- res$cvm
         saveRDS(list(rows = do.call(rbind, rows), surfaces = surfaces),
-                file.path("bench", "mlls_yahoo_results.rds"))
+                Sys.getenv("MLSS_YAHOO_OUT", file.path("bench", "mlls_yahoo_results.rds")))
       }
     }
   }
