@@ -24,7 +24,9 @@
 #'
 #' A method that fails on a fold (an error) gives `NA` on that fold, with a
 #' warning naming the method and the fold; the other methods and folds are
-#' kept, and the failures are listed in `attr(result, "failures")`.
+#' kept, and the failures are listed in `attr(result, "failures")`.  When
+#' every method fails on every fold, `ml_compare()` stops with the first
+#' failure.
 #'
 #' @section Folds, seeds and parallel folds:
 #' The outer parts are, in this order of precedence: `splits` (a list of
@@ -150,6 +152,10 @@ ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
   }
   failures <- if (length(failures)) do.call(rbind, failures) else
     data.frame(method = character(), fold = integer(), message = character())
+  # every method failed on every fold: nothing to compare, an error
+  if (nrow(failures) == nparts * length(methods))
+    stop_arg("every method failed on every fold; method '", failures$method[1],
+             "' failed on fold ", failures$fold[1], " of ", nparts, ": ", failures$message[1])
   # one warning per failing method: its first failure, and its other folds
   for (me in unique(failures$method)) {
     f <- failures[failures$method == me, ]

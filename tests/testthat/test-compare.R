@@ -181,17 +181,25 @@ test_that("the same result on future multisession workers as sequentially", {
 test_that("each method runs on each fold from its own seed, drawn after the folds", {
   p <- compare_data()
   draw <- function(x, y) stop(format(runif(1), digits = 15))
+  ok <- ~ mlls(x, y, alpha = 0, beta = 0.1)
   set.seed(17)
   cmp <- suppressWarnings(ml_compare(p$x, p$y, nfolds = 3, progress = FALSE, measures = "macro_f1",
-                                     methods = list(a = draw, b = draw)))
+                                     methods = list(a = draw, b = draw, ok = ok)))
   f <- attr(cmp, "failures")
   set.seed(17)
   invisible(ml_folds(p$y, 3))
-  seeds <- matrix(sample.int(.Machine$integer.max, 6), 3)
+  seeds <- matrix(sample.int(.Machine$integer.max, 9), 3)
   want <- vapply(seq_len(nrow(f)), function(i) {
-    set.seed(seeds[f$fold[i], match(f$method[i], c("a", "b"))])
+    set.seed(seeds[f$fold[i], match(f$method[i], c("a", "b", "ok"))])
     format(runif(1), digits = 15)
   }, "")
   expect_identical(nrow(f), 6L)
   expect_identical(f$message, want)
+  # one method that always fails beside a working one: kept as NA; alone: an error
+  expect_warning(two <- ml_compare(p$x, p$y, nfolds = 3, progress = FALSE, measures = "macro_f1",
+                                   methods = list(a = draw, ok = ok)),
+                 "method 'a' failed on fold 1 of 3: .* \\(and on fold\\(s\\) 2, 3\\)")
+  expect_true(all(is.na(two$value[two$method == "a"])))
+  expect_error(ml_compare(p$x, p$y, nfolds = 3, progress = FALSE, methods = list(a = draw)),
+               "every method failed on every fold; method 'a' failed on fold 1 of 3")
 })
