@@ -46,6 +46,31 @@
 #' Lower is better for both; the cross-validation functions select by them
 #' (`measure = "log_loss"`) for methods whose scores are probabilities.
 #'
+#' @section Variants used by some papers:
+#' Computed only when named in `measures` (and not selectable in the `cv_*()`
+#' functions):
+#' * `macro_f1_pr`: F1 of the macro-averaged precision and recall,
+#'   \eqn{2PR / (P + R)}, with \eqn{P} the mean of \eqn{tp_l / (tp_l + fp_l)}
+#'   over the labels predicted at least once (a never-predicted label, whose
+#'   precision is 0/0, is left out) and \eqn{R} the mean of
+#'   \eqn{tp_l / (tp_l + fn_l)} over the labels with a positive (a
+#'   never-predicted one counting 0); `NaN` when no label is predicted.  The
+#'   macro F1 of the MLCRF paper (Pakdaman Naeini et al. 2014) is close to
+#'   it: on yeast, binary relevance (logistic, cost 1, probabilities cut at
+#'   1/2, 10 folds) scores 0.440 this way (the paper's BR 0.457) against
+#'   0.348 as `macro_f1`.
+#' * `ranking_loss_01`: the ranking loss of the 0/1 outputs `pred`, as the
+#'   LEWL paper (2020) computes it: per instance, the share of (relevant,
+#'   irrelevant) label pairs whose relevant label is not predicted above the
+#'   irrelevant one, a tie (both predicted, or both not) counting as an
+#'   error; 0 for an instance with no relevant or no irrelevant label.
+#'
+#' `absent` sets how `macro_f1` counts a label with no positive in `y` and no
+#' positive prediction (a label absent from a test fold): `"one"` (F1 = 1,
+#' Mulan's convention and the default), `"zero"` (F1 = 0) or `"drop"` (left
+#' out of the mean).  On a rare label this moves the macro F1 of a fold by up
+#' to 1/m per absent label; report it with the figures.
+#'
 #' @section Edge cases:
 #' The conventions are those of Mulan (Tsoumakas et al.), so that results can
 #' be compared with the literature:
@@ -103,6 +128,9 @@
 #'   the true label vectors, one per instance (`log_loss` only), or an n x m
 #'   matrix of per-label probabilities of a positive label (columns matched
 #'   to `y` by name as `score` is).
+#' @param absent How `macro_f1` counts a label with no positive and no
+#'   positive prediction: `"one"` (the default), `"zero"` or `"drop"`; see
+#'   the section Variants used by some papers.
 #' @return A named list of numbers.
 #' @references Tsoumakas G., Katakis I. and Vlahavas I. (2010). Mining
 #'   multi-label data. Data Mining and Knowledge Discovery Handbook, 667-685.
@@ -110,8 +138,14 @@
 #' y <- rbind(c(TRUE, FALSE, TRUE), c(FALSE, TRUE, FALSE))
 #' score <- rbind(c(0.9, 0.2, 0.4), c(0.3, 0.8, 0.1))
 #' ml_metrics(y, score = score, pred = score > 0.5)
+#' # the papers' variants, and a label absent from the data left out
+#' ml_metrics(y, pred = score > 0.5, measures = c("macro_f1", "macro_f1_pr", "ranking_loss_01"))
+#' ml_metrics(cbind(y, FALSE), pred = cbind(score > 0.5, FALSE), measures = "macro_f1",
+#'            absent = "drop")
 #' @export
-ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NULL) {
+ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NULL,
+                       absent = c("one", "zero", "drop")) {
+  absent <- match.arg(absent)
   y_names <- colnames(y)
   y <- as_labels(y, NROW(y), "y", na = "keep")
   n <- nrow(y)
@@ -136,10 +170,10 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
       stop_arg("'prob' must hold one probability in [0, 1] per instance (", n, ")",
                " or be an n x m matrix of per-label probabilities")
   }
-  info <- measure_table()
+  info <- all_measures()
   have <- c(pred = !is.null(pred), score = !is.null(score), prob = !is.null(prob))
   if (is.null(measures)) {
-    measures <- info$name[have[info$needs]]
+    measures <- info$name[have[info$needs] & info$default]
     if (!prob_matrix) measures <- setdiff(measures, "brier")
     if (!length(measures)) stop_arg("give 'score', 'pred' or 'prob'")
   }
@@ -151,9 +185,20 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
   if (any(!have[needs]))
     stop_arg("measure '", measures[!have[needs]][1], "' needs '", needs[!have[needs]][1], "'")
   values <- numeric(length(measures))
-  native <- needs != "prob"
-  codes <- match(measures[native], info$name) - 1L
-  values[native] <- .Call(C_ml_metrics_call, y, score, pred, codes)
+  # the measures of the C table (codes in src/metrics_core.h), but macro_f1
+  # under another convention for absent labels, which R computes
+  native <- measures %in% measure_table()$name & needs != "prob" &
+    !(measures == "macro_f1" & absent != "one")
+  codes <- match(measures[native], measure_table()$name) - 1L
+  if (any(native)) values[native] <- .Call(C_ml_metrics_call, y, score, pred, codes)
+  if (any(!native & needs == "pred")) {
+    cnt <- label_counts(y, pred)
+    if ("macro_f1" %in% measures && absent != "one")
+      values[measures == "macro_f1"] <- macro_f1_absent(cnt, absent)
+    if ("macro_f1_pr" %in% measures) values[measures == "macro_f1_pr"] <- macro_f1_pr(cnt)
+    if ("ranking_loss_01" %in% measures)
+      values[measures == "ranking_loss_01"] <- ranking_loss_01(y, pred)
+  }
   missing_labels <- anyNA(y)
   if ("brier" %in% measures) {
     if (!prob_matrix)
@@ -182,12 +227,77 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
 #' The names of the evaluation measures
 #'
 #' @return A data frame with the `name` of each measure of [ml_metrics()],
-#'   what it `needs` (`"pred"`, `"score"` or `"prob"`) and whether a higher
-#'   value is better (`higher_better`).
+#'   what it `needs` (`"pred"`, `"score"` or `"prob"`), whether a higher
+#'   value is better (`higher_better`), whether [ml_metrics()] computes it
+#'   when `measures = NULL` (`default`: not the variants `macro_f1_pr` and
+#'   `ranking_loss_01`) and whether the `cv_*()` functions can select by it
+#'   (`cv`; [ml_compare()] reports every measure).
 #' @examples
 #' measure_names()
 #' @export
-measure_names <- function() measure_table()
+measure_names <- function() all_measures()
+
+# The measures of the C table (usable in cross-validation) and the variants
+# computed in R by ml_metrics() only.
+all_measures <- function() {
+  base <- measure_table()
+  base$default <- TRUE
+  base$cv <- TRUE
+  extra <- data.frame(name = c("macro_f1_pr", "ranking_loss_01"), needs = c("pred", "pred"),
+                      higher_better = c(TRUE, FALSE), default = FALSE, cv = FALSE,
+                      stringsAsFactors = FALSE)
+  rbind(base, extra)
+}
+
+# Per-label counts on the observed entries of y: tp, fp, fn and the number of
+# observed rows.
+label_counts <- function(y, pred) {
+  obs <- !is.na(y)
+  y0 <- y & obs
+  y0[is.na(y0)] <- FALSE
+  p <- pred & obs
+  list(tp = colSums(y0 & p), fp = colSums(!y0 & p), fn = colSums(y0 & !pred & obs),
+       nobs = colSums(obs))
+}
+
+# macro_f1 with a label that has no positive and no positive prediction
+# (tp + fp + fn = 0) counting 0 ("zero") or left out ("drop").
+macro_f1_absent <- function(cnt, absent) {
+  keep <- cnt$nobs > 0
+  den <- 2 * cnt$tp + cnt$fp + cnt$fn
+  f <- ifelse(den > 0, 2 * cnt$tp / pmax(den, 1), if (absent == "zero") 0 else NA)
+  f <- f[keep]
+  if (absent == "drop") f <- f[!is.na(f)]
+  if (!length(f)) NaN else mean(f)
+}
+
+# F1 of the macro-averaged precision (over the labels predicted at least
+# once) and recall (over the labels with a positive); NaN when no label is
+# predicted.
+macro_f1_pr <- function(cnt) {
+  pl <- cnt$nobs > 0 & cnt$tp + cnt$fp > 0
+  if (!any(pl)) return(NaN)
+  prec <- mean(cnt$tp[pl] / (cnt$tp[pl] + cnt$fp[pl]))
+  rl <- cnt$nobs > 0 & cnt$tp + cnt$fn > 0
+  rec <- if (any(rl)) mean(cnt$tp[rl] / (cnt$tp[rl] + cnt$fn[rl])) else 0
+  if (prec + rec == 0) 0 else 2 * prec * rec / (prec + rec)
+}
+
+# The ranking loss of 0/1 outputs, ties counting as errors: per instance, the
+# share of (relevant, irrelevant) pairs of observed labels that are not
+# (relevant predicted, irrelevant not predicted); 0 without such pairs;
+# instances with no observed label left out.
+ranking_loss_01 <- function(y, pred) {
+  obs <- !is.na(y)
+  y0 <- y & obs
+  y0[is.na(y0)] <- FALSE
+  npos <- rowSums(y0)
+  nneg <- rowSums(!y0 & obs)
+  right <- rowSums(y0 & pred) * rowSums(!y0 & !pred & obs)
+  loss <- ifelse(npos > 0 & nneg > 0, 1 - right / pmax(npos * nneg, 1), 0)
+  keep <- rowSums(obs) > 0
+  if (!any(keep)) NaN else mean(loss[keep])
+}
 
 # The order is that of the codes in src/metrics_core.h.
 measure_table <- function() {

@@ -84,3 +84,98 @@ test_that("inputs are checked and only computable measures are returned", {
   expect_error(ml_metrics(y, prob = c(0.5, 2, 1, 1, 1)), "'prob' must hold")
   expect_identical(measure_names()$name[1:2], c("macro_f1", "micro_f1"))
 })
+
+# ---- the papers' variants (issue 27), against plain-R loops ----
+
+ref_counts <- function(y, pred, l) {
+  o <- !is.na(y[, l])
+  c(tp = sum(y[o, l] & pred[o, l]), fp = sum(!y[o, l] & pred[o, l]),
+    fn = sum(y[o, l] & !pred[o, l]), n = sum(o))
+}
+
+test_that("macro_f1_pr: F1 of the macro precision (predicted labels) and recall", {
+  set.seed(27)
+  for (rep in 1:5) {
+    y <- matrix(runif(40 * 6) < 0.3, 40, 6)
+    pred <- matrix(runif(40 * 6) < 0.3, 40, 6)
+    pred[, 2] <- FALSE            # never predicted: no precision, recall 0
+    y[, 3] <- FALSE               # predicted without positives: no recall
+    if (rep == 5) y[sample(240, 30)] <- NA
+    ps <- rs <- c()
+    for (l in 1:6) {
+      k <- ref_counts(y, pred, l)
+      if (k[["n"]] == 0) next
+      if (k[["tp"]] + k[["fp"]] > 0) ps <- c(ps, k[["tp"]] / (k[["tp"]] + k[["fp"]]))
+      if (k[["tp"]] + k[["fn"]] > 0) rs <- c(rs, k[["tp"]] / (k[["tp"]] + k[["fn"]]))
+    }
+    want <- 2 * mean(ps) * mean(rs) / (mean(ps) + mean(rs))
+    expect_equal(ml_metrics(y, pred = pred, measures = "macro_f1_pr")$macro_f1_pr, want)
+  }
+  # nothing predicted: NaN; the variants are not in the default set
+  expect_true(is.nan(ml_metrics(matrix(TRUE, 40, 2), pred = matrix(FALSE, 40, 2),
+                                measures = "macro_f1_pr")$macro_f1_pr))
+  expect_false(any(c("macro_f1_pr", "ranking_loss_01") %in%
+                     names(ml_metrics(y & TRUE, pred = pred))))
+})
+
+test_that("absent = one / zero / drop: a label with no positive and no prediction", {
+  set.seed(28)
+  for (rep in 1:4) {
+    y <- matrix(runif(30 * 5) < 0.3, 30, 5)
+    pred <- matrix(runif(30 * 5) < 0.3, 30, 5)
+    y[, 2] <- FALSE; pred[, 2] <- FALSE        # absent and never predicted
+    y[, 4] <- FALSE                            # absent but predicted: F1 0 always
+    if (rep == 4) { y[sample(150, 20)] <- NA; y[, 5] <- NA }  # label 5 unobserved
+    f <- vapply(1:5, function(l) {
+      k <- ref_counts(y, pred, l)
+      if (k[["n"]] == 0) return(NA_real_)
+      den <- 2 * k[["tp"]] + k[["fp"]] + k[["fn"]]
+      if (den == 0) Inf else 2 * k[["tp"]] / den
+    }, 0)
+    f <- f[!is.na(f)]
+    want <- c(one = mean(replace(f, is.infinite(f), 1)),
+              zero = mean(replace(f, is.infinite(f), 0)),
+              drop = mean(f[is.finite(f)]))
+    for (a in names(want))
+      expect_equal(suppressWarnings(ml_metrics(y, pred = pred, measures = "macro_f1",
+                                               absent = a)$macro_f1), want[[a]],
+                   label = paste("absent =", a))
+  }
+  expect_error(ml_metrics(y, pred = pred, absent = "half"), "'arg' should be one of|absent")
+})
+
+test_that("ranking_loss_01 counts ties of 0/1 outputs as errors (the LEWL paper's)", {
+  set.seed(29)
+  for (rep in 1:5) {
+    y <- matrix(runif(25 * 5) < 0.4, 25, 5)
+    pred <- matrix(runif(25 * 5) < 0.4, 25, 5)
+    y[1, ] <- TRUE; y[2, ] <- FALSE           # no irrelevant / no relevant label
+    if (rep == 5) { y[sample(125, 20)] <- NA; y[3, ] <- NA }
+    loss <- c()
+    for (i in 1:25) {
+      o <- which(!is.na(y[i, ]))
+      if (!length(o)) next
+      pos <- o[y[i, o]]
+      neg <- o[!y[i, o]]
+      if (!length(pos) || !length(neg)) { loss <- c(loss, 0); next }
+      wrong <- 0
+      for (a in pos) for (b in neg) if (pred[i, a] <= pred[i, b]) wrong <- wrong + 1
+      loss <- c(loss, wrong / (length(pos) * length(neg)))
+    }
+    expect_equal(ml_metrics(y, pred = pred, measures = "ranking_loss_01")$ranking_loss_01,
+                 mean(loss))
+  }
+  # on 0/1 outputs it is at least the (tie-breaking) ranking loss of the same outputs
+  y <- matrix(runif(25 * 5) < 0.4, 25, 5)
+  pred <- matrix(runif(25 * 5) < 0.4, 25, 5)
+  m <- ml_metrics(y, score = pred * 1, pred = pred, measures = c("ranking_loss", "ranking_loss_01"))
+  expect_gte(m$ranking_loss_01, m$ranking_loss)
+})
+
+test_that("measure_names() marks the variants as not for cross-validation", {
+  mn <- measure_names()
+  expect_true(all(c("macro_f1_pr", "ranking_loss_01") %in% mn$name))
+  expect_false(any(mn$cv[mn$name %in% c("macro_f1_pr", "ranking_loss_01")]))
+  expect_error(cv_br(matrix(rnorm(60), 20), matrix(runif(40) < 0.5, 20), measure = "macro_f1_pr"),
+               "'measure' must be one of")
+})
