@@ -31,7 +31,7 @@ check_max_iter <- function(max_iter) {
   as.integer(max_iter)
 }
 
-# Solver status codes (src/logistic_core.h, linsvm_core.h): 0 converged,
+# Solver status codes (src/status.h, one set for every core): 0 converged,
 # 1 stopped at max_iter, 2 stalled (no further decrease possible in double
 # precision before the stopping rule held), 3 the objective overflowed.
 warn_not_converged <- function(status, labels) {

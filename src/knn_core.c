@@ -173,8 +173,8 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
     if (self) Q = X;
     int n = X->nrow, d = X->ncol, nq = Q->nrow;
     int sparse = X->i != NULL;
-    if (Q->ncol != d || (Q->i != NULL) != sparse) return KNN_BAD_DIMS;
-    if (k < 1 || k > n - self) return KNN_BAD_DIMS;
+    if (Q->ncol != d || (Q->i != NULL) != sparse) return MLSS_ERR_DIMS;
+    if (k < 1 || k > n - self) return MLSS_ERR_DIMS;
     int nt = mlss_thread_count(nthreads);  /* capped; 1 in a forked worker */
     /* gamma-style bound on the rounding error of qn + xn - 2 x'q, relative to
      * qn + xn: each of the three sums has d terms (Higham, ch. 3) */
@@ -251,7 +251,7 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
             }
         }
     }
-    return KNN_OK;
+    return MLSS_OK;
 }
 
 void knn_label_counts(int n, int k, const int *nbr, int n_train, int m, const int *y, int *C)

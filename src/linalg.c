@@ -233,8 +233,8 @@ void center_gram(int n, double *K)
  * destroyed): the eigenvalues il..iu (1-based, in increasing order; il = 1,
  * iu = p for all of them) into w (length p) and, unless z is NULL, their
  * eigenvectors into z (p x (iu - il + 1)).  Returns LAPACK's info,
- * LINALG_NOT_FINITE for an input with Inf or NaN (dsyevr then returns no
- * eigenvalue and info = 0), LINALG_INCOMPLETE if fewer were found. */
+ * MLSS_ERR_NOT_FINITE for an input with Inf or NaN (dsyevr then returns no
+ * eigenvalue and info = 0), MLSS_ERR_INCOMPLETE if fewer were found. */
 static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
 {
     int info = 0, found = 0, lwork = -1, liwork = -1, iwq = 0;
@@ -242,7 +242,7 @@ static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
     const char *jobz = z ? "V" : "N", *range = (il == 1 && iu == p) ? "A" : "I";
     for (int j = 0; j < p; j++)
         for (int i = 0; i <= j; i++)
-            if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
+            if (!R_FINITE(A[IDX(i, j, p)])) return MLSS_ERR_NOT_FINITE;
     int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
     F77_CALL(dsyevr)(jobz, range, "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
                      z ? z : &zq, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
@@ -256,7 +256,7 @@ static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
                      z ? z : &zq, &p, isuppz, work, &lwork, iwork, &liwork, &info
                      FCONE FCONE FCONE);
     if (info != 0) return info;
-    return found == iu - il + 1 ? 0 : LINALG_INCOMPLETE;
+    return found == iu - il + 1 ? 0 : MLSS_ERR_INCOMPLETE;
 }
 
 /* LAPACK's MRRR eigensolver of a symmetric tridiagonal matrix (R's headers
@@ -286,7 +286,7 @@ static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
     double wq = 0.0, vl = 0.0, vu = 0.0;
     for (int j = 0; j < p; j++)
         for (int i = 0; i <= j; i++)
-            if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
+            if (!R_FINITE(A[IDX(i, j, p)])) return MLSS_ERR_NOT_FINITE;
     double *d = (double *) R_alloc((size_t) p, sizeof(double));
     double *e = (double *) R_alloc((size_t) p, sizeof(double));
     double *tau = (double *) R_alloc((size_t) p, sizeof(double));
@@ -309,7 +309,7 @@ static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
     F77_CALL(dstemr)("V", range, &p, d, e, &vl, &vu, &il, &iu, &found, w, zall, &p, &nz,
                      isuppz, &tryrac, work, &lwork, iwork, &liwork, &info FCONE FCONE);
     if (info != 0) return info;
-    if (found != nz) return LINALG_INCOMPLETE;
+    if (found != nz) return MLSS_ERR_INCOMPLETE;
     if (all) {  /* the top k, increasing */
         memmove(w, w + (p - k), sizeof(double) * (size_t) k);
         memcpy(z, zall + IDX(0, p - k, p), sizeof(double) * (size_t) p * k);

@@ -5,6 +5,7 @@
 #include <Rinternals.h>
 #include "linalg.h"
 #include "textparse.h"
+#include "status.h"
 
 /* glue.c */
 mlss_mat unpack_matrix(SEXP nat, const char *arg);
@@ -16,9 +17,7 @@ double *centred_targets(SEXP y, int centre, double *mean, label_rows *pos, int *
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
 SEXP numeric_copy(const double *a, int len);
-
-/* mlls.c */
-void mlls_stop(int status);
+void mlss_stop(int status, const char *who);
 
 /* thresholds.c: the chance rule's level passed from R, checked */
 double chance_level_arg(SEXP level);
