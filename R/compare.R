@@ -14,8 +14,9 @@
 #' @param y Labels, as for [mlls()]; the methods receive the rows of `y` as
 #'   given (a vector stays a vector).
 #' @param na_labels What to do with missing labels (`NA` in `y`), as in
-#'   [ml_cv()]: `"refuse"` (an error), `"keep"` (the methods get `y` with its
-#'   `NA`) or `"negative"` (they get `NA` as `FALSE`).  The folds stratify on
+#'   [ml_cv()]: `"refuse"` (an error), `"observed"` (the methods get `y` with
+#'   its `NA`; `"keep"`, its old spelling, is deprecated) or `"negative"`
+#'   (they get `NA` as `FALSE`).  The folds stratify on
 #'   the observed positives and are scored on the observed entries only.
 #' @param methods A named list of functions `function(x, y)`.
 #' @param nfolds,foldid The outer folds, as in [cv_mlls()].
@@ -36,7 +37,7 @@
 #' @export
 ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
                        measures = c("macro_f1", "micro_f1", "hamming_loss", "average_precision"),
-                       progress = interactive(), na_labels = c("refuse", "keep", "negative")) {
+                       progress = interactive(), na_labels = c("refuse", "observed", "negative")) {
   if (missing(methods) || !is.list(methods) || !length(methods) || is.null(names(methods)) ||
       any(names(methods) == "") || !all(vapply(methods, is.function, logical(1))))
     stop_arg("'methods' must be a named list of functions function(x, y)")
@@ -44,7 +45,7 @@ ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
   x <- xy$x
   y <- xy$y
   n <- NROW(x)
-  na_labels <- match.arg(na_labels)
+  na_labels <- na_labels_arg(na_labels, "ml_compare")
   # labels (NA kept) are what the folds are scored on; y what the methods see
   labels <- as_labels(y, n, na = if (na_labels == "refuse") "refuse" else "keep",
                       fun = "ml_compare")

@@ -122,6 +122,19 @@ as_labels <- function(y, n, arg = "y", ref = "x", na = c("refuse", "keep", "nega
   y
 }
 
+# The `na_labels` argument of the functions that pass missing labels on to
+# the methods (ml_cv(), ml_compare()): "refuse", "observed" or "negative", as
+# match.arg() gives it.  "observed" is the package's one spelling (br() and
+# cv_br() use it too); "keep", its old spelling, is accepted with a
+# deprecation warning for one release.
+na_labels_arg <- function(na_labels, fun) {
+  if (identical(na_labels, "keep")) {
+    warn_deprecated('na_labels = "keep"', 'na_labels = "observed"', fun)
+    return("observed")
+  }
+  match.arg(na_labels, c("refuse", "observed", "negative"))
+}
+
 refuse_missing_labels <- function(y, arg, fun, observed = FALSE) {
   if (arg != "y") stop_arg("'", arg, "' contains NA")
   who <- if (is.null(fun)) "this function" else paste0(fun, "()")
