@@ -299,25 +299,3 @@ SEXP gram_matrix(SEXP x, SEXP centre)
     UNPROTECT(1);
     return K;
 }
-
-/* score: n x m out-of-fold scores of one grid point; y: n x m logical;
- * foldid in 1..nfolds; level: the chance rule's.  Returns the m x (nfolds + 2) matrix of the thresholds
- * chosen on the folds other than k (column k), the one on all folds, and the
- * F1 of that one (last column). */
-SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads,
-                              SEXP level)
-{
-    double lv = chance_level_arg(level);
-    int nf = Rf_asInteger(nfolds);
-    if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
-        !Rf_isInteger(foldid) || nf < 1)
-        Rf_error("internal: bad arguments to cv_point_thresholds");
-    int n = Rf_nrows(score), m = Rf_ncols(score);
-    if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n)
-        Rf_error("internal: bad dimensions in cv_point_thresholds");
-    SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
-    cv_point_thresholds(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
-                        REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads), lv);
-    UNPROTECT(1);
-    return thr;
-}

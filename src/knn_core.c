@@ -7,9 +7,6 @@
 #include <R_ext/Utils.h>
 #include "knn_core.h"
 #include "threads.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- a bounded max-heap of (value, index), ordered lexicographically ---- */
 
@@ -226,11 +223,7 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
 #endif
         for (int il = 0; il < bb; il++) {
-            int me = 0;
-#ifdef _OPENMP
-            me = omp_get_thread_num();
-#endif
-            knn_scratch *s = S + me;
+            knn_scratch *s = S + mlss_thread_num();
             int i = i0 + il;
             if (sparse) {
                 double *g = s->col;

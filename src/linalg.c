@@ -454,21 +454,12 @@ int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
  * in sv and the right singular vectors as the rows of VT (min(m, t) x t). */
 int svd_right(int m, int t, const double *C, double *sv, double *VT)
 {
-    int k = m < t ? m : t, info = 0, lwork = -1;
-    double wq = 0.0;
+    int k = m < t ? m : t;
     if (k == 0) return 0;
     double *a = (double *) R_alloc((size_t) m * t, sizeof(double));
     double *u = (double *) R_alloc((size_t) m * k, sizeof(double));
-    int *iwork = (int *) R_alloc(8 * (size_t) k, sizeof(int));
     memcpy(a, C, sizeof(double) * (size_t) m * t);
-    F77_CALL(dgesdd)("S", &m, &t, a, &m, sv, u, &m, VT, &k, &wq, &lwork, iwork,
-                     &info FCONE);
-    if (info != 0) return info;
-    lwork = (int) wq;
-    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-    F77_CALL(dgesdd)("S", &m, &t, a, &m, sv, u, &m, VT, &k, work, &lwork, iwork,
-                     &info FCONE);
-    return info;
+    return svd_full_thin(m, t, a, sv, u, VT);
 }
 
 /* Replace the t x r matrix B (t >= r) by the Q factor of its QR decomposition. */

@@ -61,8 +61,6 @@ SEXP l2svm_primal_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
                            SEXP max_iter, SEXP init);
 SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP eps,
                      SEXP max_iter, SEXP alpha0, SEXP w0);
-SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,
-             SEXP eps, SEXP max_iter);
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
