@@ -129,11 +129,7 @@ aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
 
 #' @rdname aso_svm
 #' @export
-aso_svm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- aso_svm.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(aso_svm))
-}
+aso_svm.formula <- formula_method("aso_svm")
 
 # Theta (r x d): the top r left singular vectors of the weights U (d x m).
 aso_theta <- function(U, r) {

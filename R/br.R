@@ -192,48 +192,9 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
 
 #' @rdname br
 #' @export
-br.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- br.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(br))
-}
+br.formula <- formula_method("br")
 
-# ---- the solvers ----------------------------------------------------------------
-
-# The fit of every label on checked inputs: W (d x m), intercept, and what the
-# solvers report.  `cost` has one entry per label.
-br_fit <- function(x, y, learner, cost, loss, intercept, tol, max_iter, init = NULL) {
-  n <- nrow(x)
-  d <- ncol(x)
-  m <- ncol(y)
-  if (learner == "ridge") return(br_ridge(x, y, cost, intercept))
-  ypm <- 2 * y - 1
-  storage.mode(ypm) <- "double"
-  spec <- linear_spec(x, bias = if (intercept) 1 else 0)
-  start <- br_init(init, d, m, n, intercept, learner, loss, cost)
-  if (learner == "logistic") {
-    res <- .Call(C_logistic_fit_call, spec, ypm, cost, NULL, tol, max_iter, start$W)
-  } else if (loss == "squared_hinge") {
-    # the primal trust-region Newton solver: scale-robust where dual coordinate
-    # descent is not (emotions, C = 1: the dual at its default stopped at
-    # 1000 epochs up to 3.1 times above the optimal objective)
-    res <- .Call(C_l2svm_primal_fit_call, spec, ypm, cost, NULL, tol, max_iter, start$W)
-    # the dual variables the optimum implies, alpha_i = 2 C max(0, 1 - y_i w'x_i)
-    margin <- as.matrix(x %*% res$W[seq_len(d), , drop = FALSE])
-    if (intercept) margin <- margin + rep(res$W[d + 1L, ], each = n)
-    res$alpha <- 2 * pmax(1 - ypm * margin, 0) * rep(cost, each = n)
-  } else {
-    res <- .Call(C_linsvm_fit_call, spec, ypm, cost, NULL, svm_loss_code(loss), tol,
-                 max_iter, start$dual, start$W)
-  }
-  out <- split_bias(res$W, d, intercept)
-  out$link <- if (learner == "logistic") "logit" else "identity"
-  out$dual <- res$alpha
-  out$iter <- res$iter
-  out$status <- res$status
-  out$grad_norm <- res$grad_norm
-  out
-}
+# ---- the solver on the observed rows ----------------------------------------------
 
 # Binary relevance on each label's observed rows (y has NA): one fit per
 # label on its row subset, put together as br_fit() returns them.  A warm
@@ -259,97 +220,4 @@ br_fit_observed <- function(x, y, learner, cost, loss, intercept, tol, max_iter,
        status = vapply(parts, function(p) as.integer(p$status), 0L),
        grad_norm = if (learner == "logistic")
          vapply(parts, function(p) as.numeric(p$grad_norm), 0))
-}
-
-# Ridge through the MLLS machinery (alpha = 0), one decomposition per distinct cost.
-br_ridge <- function(x, y, cost, intercept) {
-  n <- nrow(x)
-  W <- matrix(0, ncol(x), ncol(y))
-  b <- numeric(ncol(y))
-  for (C in unique(cost)) {
-    j <- which(cost == C)
-    fit <- mlls_solve(x, y[, j, drop = FALSE], alpha = 0, beta = 1 / (2 * n * C),
-                      r = 1L, intercept = intercept, fitted = FALSE)
-    W[, j] <- fit$U
-    b[j] <- fit$intercept
-  }
-  list(W = W, intercept = b, link = "identity", iter = integer(ncol(y)),
-       status = integer(ncol(y)))
-}
-
-# A warm start as the solvers want it: W (p x m, bias last) and, for the SVM,
-# the dual variables of a previous fit on the same data.
-br_init <- function(init, d, m, n, intercept, learner, loss, cost) {
-  if (is.null(init)) return(list(W = NULL, dual = NULL))
-  dual <- NULL
-  if (inherits(init, "br")) {
-    if (!identical(init$learner, learner))
-      stop_arg("'init' is a fit of the ", init$learner, " learner, not of ", learner)
-    if (nrow(init$W) != d || ncol(init$W) != m)
-      stop_arg("'init' was fitted on ", nrow(init$W), " features and ", ncol(init$W),
-               " labels, not ", d, " and ", m)
-    if (learner == "svm" && !is.null(init$dual) && nrow(init$dual) == n &&
-        identical(init$loss, loss))
-      dual <- init$dual * rep(cost / init$cost, each = n)
-    init <- rbind(init$intercept, init$W)
-  }
-  if (!is.numeric(init) || !is.matrix(init) || anyNA(init) || ncol(init) != m ||
-      !nrow(init) %in% c(d, d + 1L))
-    stop_arg("'init' must be a br fit or a (d + 1) x m weight matrix, intercept first")
-  if (nrow(init) == d) init <- rbind(0, init)
-  W <- if (intercept) rbind(init[-1L, , drop = FALSE], init[1L, ]) else init[-1L, , drop = FALSE]
-  storage.mode(W) <- "double"
-  list(W = unname(W), dual = dual)
-}
-
-# ---- the regularisation path -------------------------------------------------------
-
-# Validation scores of binary relevance at every cost of a grid: the engine's
-# per-grid-point scorer for a future cv_br().  Each label is fitted along the
-# grid in increasing order of cost, warm-started from its solution at the
-# previous cost (ridge: one closed form per cost).  Returns a list with one
-# n_val x m score matrix per cost, in the order of `costs` (probabilities for
-# the logistic learner, decision values otherwise), and attribute "status"
-# (m x K: 0 converged, 1 stopped at max_iter).
-br_path_scores <- function(x, y, xval, costs, learner = c("ridge", "logistic", "svm"),
-                           loss = c("squared_hinge", "hinge"), intercept = TRUE,
-                           tol = NULL, max_iter = 1000L) {
-  learner <- match.arg(learner)
-  loss <- match.arg(loss)
-  x <- as_features(x)
-  y <- as_labels(y, nrow(x))
-  xval <- check_newx_columns(as_features(xval, "xval"), colnames(x), ncol(x))
-  if (!is.numeric(costs) || !length(costs) || anyNA(costs) || any(costs <= 0) ||
-      !all(is.finite(costs)))
-    stop_arg("'costs' must be positive numbers")
-  tol <- check_solver_tol(tol, learner)
-  ord <- order(costs)
-  K <- length(costs)
-  d <- ncol(x)
-  m <- ncol(y)
-  out <- vector("list", K)
-  status <- matrix(0L, m, K)
-  if (learner == "ridge") {
-    for (k in ord) {
-      fit <- br_ridge(x, y, rep(costs[k], m), intercept)
-      out[[k]] <- linear_scores(xval, fit$W, fit$intercept, "identity")
-    }
-  } else {
-    ypm <- 2 * y - 1
-    storage.mode(ypm) <- "double"
-    res <- .Call(C_br_path, linear_spec(x, bias = if (intercept) 1 else 0), ypm,
-                 as.double(costs[ord]), NULL, if (learner == "logistic") 1L else 2L,
-                 svm_loss_code(loss), tol, check_max_iter(max_iter))
-    link <- if (learner == "logistic") "logit" else "identity"
-    for (j in seq_len(K)) {
-      part <- split_bias(matrix(res$W[, , j], ncol = m), d, intercept)
-      out[[ord[j]]] <- linear_scores(xval, part$W, part$intercept, link)
-    }
-    status[, ord] <- res$status
-    warn_not_converged(ifelse(res$status == 3L, 3L, 0L), rep(colnames(y), K))
-  }
-  for (k in seq_len(K)) dimnames(out[[k]]) <- list(rownames(xval), colnames(y))
-  names(out) <- format(costs)
-  attr(out, "status") <- status == 1L
-  out
 }

@@ -82,11 +82,7 @@ cca_ridge.default <- function(x, y, lambda, cost = NULL, r = NULL,
 
 #' @rdname cca_ridge
 #' @export
-cca_ridge.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- cca_ridge.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(cca_ridge))
-}
+cca_ridge.formula <- formula_method("cca_ridge")
 
 #' @rdname cca_ridge
 #' @export
@@ -106,11 +102,7 @@ cca_svm.default <- function(x, y, lambda, cost = NULL, r = NULL,
 
 #' @rdname cca_ridge
 #' @export
-cca_svm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- cca_svm.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(cca_svm))
-}
+cca_svm.formula <- formula_method("cca_svm")
 
 cca_fit <- function(x, y, lambda, cost, r, learner, loss, tol, max_iter, call, class,
                     na_labels = "refuse") {

@@ -159,13 +159,6 @@ check_chain_order <- function(order, labels) {
   idx
 }
 
-check_count <- function(value, arg) {
-  if (!is.numeric(value) || length(value) != 1 || is.na(value) || value < 1 ||
-      value != round(value) || value > .Machine$integer.max)
-    stop_arg("'", arg, "' must be a whole number >= 1")
-  as.integer(value)
-}
-
 # ---- the fit -------------------------------------------------------------------
 
 chain_model <- function(x, y, order, cost, tol, max_iter, init, call, class) {

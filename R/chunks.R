@@ -134,9 +134,8 @@ ml_chunks <- function(source, labels = NULL, features = NULL,
 }
 
 check_n_chunks <- function(n) {
-  if (is.null(n) || !is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n))
-    stop_arg("'n_chunks' must be the number of chunks, a whole number >= 1")
-  as.integer(n)
+  check_whole(n, "n_chunks", 1, .Machine$integer.max,
+              what = "the number of chunks, a whole number >= 1")
 }
 
 file_format <- function(f) {

@@ -58,8 +58,9 @@
 #'   `ranking_loss_01`).
 #' @param progress Show progress over the outer folds?
 #' @param na_labels What to do with missing labels (`NA` in `y`), as in
-#'   [ml_cv()]: `"refuse"` (an error), `"keep"` (the methods get `y` with its
-#'   `NA`) or `"negative"` (they get `NA` as `FALSE`).  The folds stratify on
+#'   [ml_cv()]: `"refuse"` (an error), `"observed"` (the methods get `y` with
+#'   its `NA`; `"keep"`, its old spelling, is deprecated) or `"negative"`
+#'   (they get `NA` as `FALSE`).  The folds stratify on
 #'   the observed positives and are scored on the observed entries only.
 #' @param repeats Repeat the `nfolds` folds this many times, each with new
 #'   folds (repeated cross-validation); the folds are then numbered
@@ -93,13 +94,13 @@
 ml_compare <- function(x, y, methods, nfolds = 5, foldid = NULL,
                        measures = c("macro_f1", "micro_f1", "hamming_loss", "average_precision"),
                        repeats = 1, splits = NULL, absent = c("one", "zero", "drop"),
-                       progress = interactive(), na_labels = c("refuse", "keep", "negative")) {
+                       progress = interactive(), na_labels = c("refuse", "observed", "negative")) {
   methods <- check_compare_methods(methods, parent.frame())
   xy <- ml_xy(x, y)
   x <- xy$x
   y <- xy$y
   n <- NROW(x)
-  na_labels <- match.arg(na_labels)
+  na_labels <- na_labels_arg(na_labels, "ml_compare")
   absent <- match.arg(absent)
   # labels (NA kept) are what the folds are scored on; y what the methods see
   labels <- as_labels(y, n, na = if (na_labels == "refuse") "refuse" else "keep",

@@ -108,11 +108,7 @@ cplst.default <- function(x, y, k = NULL, lambda = 1, na_labels = c("negative", 
 
 #' @rdname cplst
 #' @export
-cplst.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- cplst.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(cplst))
-}
+cplst.formula <- formula_method("cplst")
 
 check_cplst_k <- function(k, m) {
   if (is.null(k)) return(as.integer(ceiling(m / 2)))
@@ -157,44 +153,3 @@ cplst_solve <- function(x, y, k, lambda) {
        center = mu, ybar = ybar)
 }
 
-# The centred features Xc = X - 1 mu' as products, accurate whatever the
-# column means: implicit centring (X'X - n mu mu', X X' - X mu 1' - ...)
-# cancels the digits of columns whose mean is large against their spread (an
-# offset of 1e4 on unit data costs 1e-3 of the scores).  A dense x is centred
-# explicitly in two passes (the second removes the rounding of the first); a
-# sparse x keeps its sparse columns and has only its offset columns, which
-# are mostly non-zero anyway, centred explicitly (centre_offset_columns()),
-# so that the implicit shift `s` left is small against every column's spread.
-# Returns the true column means and closures for Xc B, Xc'C, Xc'Xc, Xc Xc'.
-centred_features <- function(x) {
-  n <- nrow(x)
-  if (inherits(x, "sparseMatrix")) {
-    center <- as.numeric(Matrix::colMeans(x))
-    xs <- centre_offset_columns(x)
-    s <- as.numeric(Matrix::colMeans(xs))
-  } else {
-    d <- centre_dense_columns(x)
-    xs <- d$x
-    center <- d$center
-    s <- numeric(ncol(x))
-  }
-  prod <- function(B) as.matrix(xs %*% B) - rep(drop(crossprod(s, B)), each = n)
-  tprod <- function(C) as.matrix(Matrix::crossprod(xs, C)) - outer(s, colSums(as.matrix(C)))
-  cross <- function() as.matrix(Matrix::crossprod(xs)) - n * tcrossprod(s)
-  gram <- function() {
-    K <- as.matrix(Matrix::tcrossprod(xs))
-    if (any(s != 0)) {
-      xm <- as.numeric(xs %*% s)
-      K <- K - xm - rep(xm, each = n) + sum(s^2)
-    }
-    K
-  }
-  finite <- function(P) {
-    if (!all(is.finite(P)))
-      stop_arg("the cross products of 'x' overflow (its largest value is ",
-               format(max(abs(xs)), digits = 3), "): rescale 'x'")
-    P
-  }
-  list(center = center, prod = prod, tprod = tprod,
-       crossprod = function() finite(cross()), gram = function() finite(gram()))
-}

@@ -66,7 +66,7 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
             parallel = parallel, progress = progress,
             order = function(grid) order(grid$cost),
             order_rule = "smaller cost first (a stronger penalty)",
-            na_labels = c(refuse = "refuse", observed = "keep", negative = "negative")[[na_labels]],
+            na_labels = na_labels,
             probabilities = if (learner == "logistic") "label",
             no_prob_hint = paste0("learner = \"", learner, "\" gives ",
                                   if (learner == "ridge") "regression" else "decision",

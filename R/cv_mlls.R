@@ -252,22 +252,6 @@ mlls_prepare_fold <- function(x, gram, train, targets, intercept, tol, train_out
   }
 }
 
-# A fit's thresholds replaced by those from the out-of-fold scores (thr: a
-# list of threshold and f1), or left as the fit's own (thr NULL); the fit says
-# which.
-set_thresholds <- function(fit, thr) {
-  if (is.null(thr)) {
-    fit$threshold_source <- "train"
-    return(fit)
-  }
-  # a model without thresholds of its own (mlknn(), iblr()) gets them named
-  if (is.null(fit$thresholds)) fit$thresholds <- stats::setNames(thr$threshold, names(thr$threshold))
-  else fit$thresholds[] <- thr$threshold
-  fit$oof_f1 <- stats::setNames(thr$f1, names(fit$thresholds))
-  fit$threshold_source <- "oof"
-  fit
-}
-
 # The MLLS fields of the result, and a word when alpha could not matter.
 mlls_cv_finish <- function(cv, r_asked) {
   cv$alpha <- cv$axes$alpha

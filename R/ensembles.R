@@ -1,3 +1,15 @@
+# The default method of ecc() and ebr(), which differ only in `kind`.
+ensemble_default <- function(kind) {
+  force(kind)
+  function(x, y, n_models = 10, sample = c("bootstrap", "subsample"), fraction = 0.67,
+           vote = c("class", "score"), threshold = 0.5, cost = 1, ...) {
+    call <- match.call()
+    call[[1L]] <- as.name(kind)
+    ensemble_fit(x, if (!missing(y)) y, kind, n_models, match.arg(sample), fraction,
+                 match.arg(vote), threshold, cost, call, ...)
+  }
+}
+
 #' Ensembles of classifier chains and of binary relevance (ECC, EBR)
 #'
 #' `ecc()` fits `n_models` classifier chains ([cc()]), each on a random
@@ -63,22 +75,11 @@ ecc <- function(x, ...) UseMethod("ecc")
 
 #' @rdname ecc
 #' @export
-ecc.default <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"),
-                        fraction = 0.67, vote = c("class", "score"), threshold = 0.5,
-                        cost = 1, ...) {
-  call <- match.call()
-  call[[1L]] <- quote(ecc)
-  ensemble_fit(x, if (!missing(y)) y, "ecc", n_models, match.arg(sample), fraction,
-               match.arg(vote), threshold, cost, call, ...)
-}
+ecc.default <- ensemble_default("ecc")
 
 #' @rdname ecc
 #' @export
-ecc.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- ecc.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(ecc))
-}
+ecc.formula <- formula_method("ecc")
 
 #' @rdname ecc
 #' @export
@@ -86,22 +87,11 @@ ebr <- function(x, ...) UseMethod("ebr")
 
 #' @rdname ecc
 #' @export
-ebr.default <- function(x, y, n_models = 10, sample = c("bootstrap", "subsample"),
-                        fraction = 0.67, vote = c("class", "score"), threshold = 0.5,
-                        cost = 1, ...) {
-  call <- match.call()
-  call[[1L]] <- quote(ebr)
-  ensemble_fit(x, if (!missing(y)) y, "ebr", n_models, match.arg(sample), fraction,
-               match.arg(vote), threshold, cost, call, ...)
-}
+ebr.default <- ensemble_default("ebr")
 
 #' @rdname ecc
 #' @export
-ebr.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- ebr.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(ebr))
-}
+ebr.formula <- formula_method("ebr")
 
 ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold, cost, call,
                          ...) {

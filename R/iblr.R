@@ -69,17 +69,15 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = TRUE,
   call <- match.call()
   call[[1L]] <- quote(iblr)
   check_no_dots(...)
-  xy <- ml_xy(x, y)
-  x <- as_features(xy$x)
-  y <- as_labels(xy$y, nrow(x))
-  k <- check_k(k, nrow(x))
+  p <- knn_problem(x, y, k, scale)
+  x <- p$x
+  y <- p$y
+  k <- p$k
   m <- ncol(y)
   cost <- check_cost(cost, m)
   features <- check_flag(features, "features")
   tol <- check_solver_tol(tol, "logistic")
   max_iter <- check_max_iter(max_iter)
-  scaling <- knn_scaling(x, scale)
-  x <- apply_scaling(x, scaling)
   warn_constant_labels(y)
   z <- neighbour_label_means(knn_search(x, k)$index, y)
   ypm <- 2 * y - 1
@@ -95,7 +93,7 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = TRUE,
                                        dimnames = list(colnames(x), labels)),
               intercept = stats::setNames(W[d + m + 1L, ], labels),
               k = k, cost = stats::setNames(cost, labels), use_features = features,
-              scaling = scaling, tol = tol,
+              scaling = p$scaling, tol = tol,
               iter = stats::setNames(res$iter, labels),
               grad_norm = stats::setNames(res$grad_norm, labels), x = x, y = y, labels = labels,
               features = colnames(x), n_pos = colSums(y), nobs = nrow(x), call = call)
@@ -104,11 +102,7 @@ iblr.default <- function(x, y, k = 10, cost = 1, features = FALSE, scale = TRUE,
 
 #' @rdname iblr
 #' @export
-iblr.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- iblr.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(iblr))
-}
+iblr.formula <- formula_method("iblr")
 
 # z_j: the fraction of the k neighbours (1-based rows of y, one row per
 # instance) with label j: n x m.

@@ -122,6 +122,19 @@ as_labels <- function(y, n, arg = "y", ref = "x", na = c("refuse", "keep", "nega
   y
 }
 
+# The `na_labels` argument of the functions that pass missing labels on to
+# the methods (ml_cv(), ml_compare()): "refuse", "observed" or "negative", as
+# match.arg() gives it.  "observed" is the package's one spelling (br() and
+# cv_br() use it too); "keep", its old spelling, is accepted with a
+# deprecation warning for one release.
+na_labels_arg <- function(na_labels, fun) {
+  if (identical(na_labels, "keep")) {
+    warn_deprecated('na_labels = "keep"', 'na_labels = "observed"', fun)
+    return("observed")
+  }
+  match.arg(na_labels, c("refuse", "observed", "negative"))
+}
+
 refuse_missing_labels <- function(y, arg, fun, observed = FALSE) {
   if (arg != "y") stop_arg("'", arg, "' contains NA")
   who <- if (is.null(fun)) "this function" else paste0(fun, "()")
@@ -263,9 +276,7 @@ check_penalty <- function(value, arg) {
     stop_arg("'", arg, "' is missing: give a value >= 0, or choose it by cross-validation ",
              "with ", cv)
   }
-  if (!is.numeric(value) || length(value) != 1 || is.na(value) || value < 0)
-    stop_arg("'", arg, "' must be a single number >= 0 (Inf allowed)")
-  as.numeric(value)
+  check_number(value, arg, 0, finite = FALSE)
 }
 
 # The paper's default r = 5 floor((m - 1) / 5), at least 1.
@@ -273,11 +284,57 @@ default_rank <- function(m) max(1L, 5L * ((m - 1L) %/% 5L))
 
 check_rank <- function(r, m) {
   if (is.null(r)) return(as.integer(default_rank(m)))
-  if (!is.numeric(r) || length(r) != 1 || is.na(r) || r < 1 || r != round(r))
-    stop_arg("'r' must be a whole number >= 1")
-  if (r > .Machine$integer.max) return(r)  # 1e10, Inf: the caller caps it
-  as.integer(r)
+  check_whole(r, "r")  # 1e10, Inf stay as they are: the caller caps them
 }
+
+# ---- the numeric argument checkers ----------------------------------------------
+# One number (check_number()) or one whole number (check_whole()): every
+# numeric argument goes through one of the two, or through a checker built on
+# them below, so that the errors read alike (they name the argument and say
+# what it must be).
+
+# A single number in [lower, upper] (> lower when `above`), finite unless
+# `finite = FALSE`; `what` replaces the description the bounds give.
+check_number <- function(value, arg, lower = -Inf, upper = Inf, finite = TRUE, above = FALSE,
+                         what = NULL) {
+  if (!is.numeric(value) || length(value) != 1 || is.na(value) ||
+      (finite && !is.finite(value)) || value < lower || (above && value == lower) ||
+      value > upper)
+    stop_arg("'", arg, "' must be ", what %||% number_words(lower, upper, finite, above))
+  as.numeric(value)
+}
+
+number_words <- function(lower, upper, finite, above) {
+  if (is.finite(upper))
+    return(paste0("a single number in ", if (above) "(" else "[", lower, ", ", upper, "]"))
+  if (above && lower == 0 && finite) return("a single positive number")
+  paste0("a single ", if (finite) "finite ", "number ", if (above) "> " else ">= ", lower,
+         if (!finite) " (Inf allowed)")
+}
+
+# A single whole number in [lower, upper]: an integer, or the number as it is
+# beyond the integers (upper = Inf lets 1e10 and Inf through, for a caller
+# that caps them); `what` replaces the description the bounds give.
+check_whole <- function(value, arg, lower = 1, upper = Inf, what = NULL) {
+  if (!is.numeric(value) || length(value) != 1 || is.na(value) || value != round(value) ||
+      value < lower || value > upper)
+    stop_arg("'", arg, "' must be ", what %||% if (is.finite(upper))
+      paste0("a whole number from ", lower, " to ", upper) else
+      paste0("a whole number >= ", lower))
+  if (abs(value) <= .Machine$integer.max) as.integer(value) else value
+}
+
+# Built on the two: a count (an iteration limit, a beam width), a positive or
+# non-negative finite number.
+check_count <- function(value, arg) {
+  check_whole(value, arg, 1, .Machine$integer.max, what = "a whole number >= 1")
+}
+
+check_max_iter <- function(max_iter) check_count(max_iter, "max_iter")
+
+check_positive <- function(value, arg) check_number(value, arg, 0, above = TRUE)
+
+check_nonnegative <- function(v, arg) check_number(v, arg, 0)
 
 check_flag <- function(value, arg) {
   if (!is.logical(value) || length(value) != 1 || is.na(value))

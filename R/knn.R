@@ -124,3 +124,25 @@ apply_scaling <- function(x, scaling) {
   }
   sweep(sweep(x, 2, scaling$shift), 2, scaling$width, "/")
 }
+
+# The number of neighbours of a kNN method on n training rows (each row left
+# out of its own neighbours, so at most n - 1).
+check_k <- function(k, n) {
+  k <- check_whole(k, "k")
+  if (k > n - 1)
+    stop_arg("'k' = ", k, " is too large: with ", n, " training rows (each one left ",
+             "out of its own neighbours) it can be at most ", n - 1)
+  as.integer(k)
+}
+
+# The training data of a kNN method (mlknn(), iblr()), checked: features and
+# labels (a data set's training rows), k (check_k()), and the features
+# rescaled as `scale` says (knn_scaling(), kept in the fit for new data).
+knn_problem <- function(x, y, k, scale) {
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x))
+  k <- check_k(k, nrow(x))
+  scaling <- knn_scaling(x, scale)
+  list(x = apply_scaling(x, scaling), y = y, k = k, scaling = scaling)
+}

@@ -112,11 +112,7 @@ lp.default <- function(x, y, learner = c("logistic", "ridge", "svm"), cost = 1, 
 
 #' @rdname lp
 #' @export
-lp.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- lp.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(lp))
-}
+lp.formula <- formula_method("lp")
 
 #' @rdname lp
 #' @export
@@ -160,11 +156,7 @@ new_lp_fit <- function(fit, class) {
 
 #' @rdname lp
 #' @export
-ps.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- ps.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(ps))
-}
+ps.formula <- formula_method("ps")
 
 # The training rows of PS: every example whose label set has >= p examples,
 # then, for each pruned one, copies with its chosen frequent subsets.

@@ -219,19 +219,6 @@ check_lewl_labels <- function(y, warn = TRUE) {
   if (warn) warn_constant_labels(y)
 }
 
-check_whole <- function(v, arg, lo, hi) {
-  if (!is.numeric(v) || length(v) != 1 || !is.finite(v) || v != round(v) || v < lo ||
-      v > hi)
-    stop_arg("'", arg, "' must be a whole number from ", lo, " to ", hi)
-  as.integer(v)
-}
-
-check_nonnegative <- function(v, arg) {
-  if (!is.numeric(v) || length(v) != 1 || !is.finite(v) || v < 0)
-    stop_arg("'", arg, "' must be a single finite number >= 0")
-  as.double(v)
-}
-
 # Above this many rows, approx = "auto" replaces the n x n kernel by its
 # Nystrom factor (documented in ?lewl).
 lewl_exact_max <- 2500L

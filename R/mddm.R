@@ -145,7 +145,7 @@ mddm.default <- function(x, y, k, mu = 0.5, kernel = NULL, lambda = 0.01,
   call[[1L]] <- quote(mddm)
   check_no_dots(...)
   dimk <- check_dimension(k)
-  mu <- check_mu(mu)
+  mu <- check_number(mu, "mu", 0, 1)
   lambda <- check_lambda(lambda)
   method <- match.arg(method)
   xy <- ml_xy(x, y)
@@ -200,11 +200,7 @@ mddm.default <- function(x, y, k, mu = 0.5, kernel = NULL, lambda = 0.01,
 
 #' @rdname mddm
 #' @export
-mddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- mddm.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(mddm))
-}
+mddm.formula <- formula_method("mddm")
 
 # The dimension k: a whole number >= 1, or a share in (0, 1).
 check_dimension <- function(k) {
@@ -223,12 +219,6 @@ check_dimension_bound <- function(dimk, rank, qualifier) {
              trimws(paste(qualifier, rank)), ": the number of non-zero eigenvalues, ",
              "no more than the rank of the centred label kernel, the number of ",
              "labels for the linear kernel, or the rank of the centred 'x')")
-}
-
-check_mu <- function(mu) {
-  if (!is.numeric(mu) || length(mu) != 1 || is.na(mu) || mu < 0 || mu > 1)
-    stop_arg("'mu' must be a single number in [0, 1]")
-  as.numeric(mu)
 }
 
 check_lambda <- function(lambda) {

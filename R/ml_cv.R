@@ -55,7 +55,7 @@
 #' fits that did not converge.
 #'
 #' @section Missing labels:
-#' By default `NA` in `y` is an error.  `na_labels = "keep"` passes `y` with
+#' By default `NA` in `y` is an error.  `na_labels = "observed"` passes `y` with
 #' its `NA` to `fit` (for a method that learns from the observed entries),
 #' `"negative"` passes it with `NA` as `FALSE`.  The folds stratify on the
 #' observed positives, and the out-of-fold thresholds and the measure of each
@@ -75,9 +75,10 @@
 #'   point and the labels).  By default `predict(object, newx, type = "score")`.
 #' @param warm_start Pass each fold's previous model to `fit` as `init`?
 #' @param na_labels What to do with missing labels (`NA` in `y`):
-#'   `"refuse"` (the default: an error), `"keep"` (pass `y` with its `NA` to
-#'   `fit`, for a method that learns from observed entries, such as `lewl()`)
-#'   or `"negative"` (pass `y` to `fit` with `NA` as `FALSE`).  Either way the
+#'   `"refuse"` (the default: an error), `"observed"` (pass `y` with its `NA`
+#'   to `fit`, for a method that learns from observed entries, such as
+#'   `lewl()`; `"keep"`, its old spelling, is deprecated) or `"negative"`
+#'   (pass `y` to `fit` with `NA` as `FALSE`).  Either way the
 #'   folds stratify on the observed positives, and the out-of-fold thresholds
 #'   and the measures of each fold use the observed entries only (see
 #'   [ml_metrics()]): a missing label is never scored as a negative.
@@ -114,7 +115,7 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
                   foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                   select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                   progress = interactive(), order = NULL,
-                  na_labels = c("refuse", "keep", "negative"), probabilities = FALSE,
+                  na_labels = c("refuse", "observed", "negative"), probabilities = FALSE,
                   rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "ml_cv"))
@@ -133,7 +134,7 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
             foldid = foldid, measure = measure, thresholds = match.arg(thresholds),
             select = match.arg(select), keep = keep, parallel = parallel,
             progress = progress, order = order, order_rule = order_rule,
-            na_labels = match.arg(na_labels),
+            na_labels = na_labels_arg(na_labels, "ml_cv"),
             probabilities = if (probabilities) "label", rule = rule, call = call,
             fun = "ml_cv")
 }

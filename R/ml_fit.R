@@ -71,3 +71,11 @@ ml_newx.default <- function(object, x, arg = "newx") {
   check_newx_columns(as_features(x, arg), object$features,
                      object$n_features %||% length(object$features), arg)
 }
+
+# The error of fitted() and residuals() for a fit that does not keep its
+# training data (mlls(), mddm(), ssmddm(), the cross-validated fits).
+no_training_data <- function(what) {
+  stop_arg(what, "() is not available: the fit does not keep its training data; ",
+           "predict(fit, x) gives the scores on the training features x",
+           if (what == "residuals") ", and 2 * y - 1 minus them the residuals of the +1/-1 labels")
+}

@@ -197,12 +197,6 @@ check_eta <- function(eta) {
   as.numeric(eta)
 }
 
-check_positive <- function(value, arg) {
-  if (!is.numeric(value) || length(value) != 1 || !is.finite(value) || value <= 0)
-    stop_arg("'", arg, "' must be a single positive number")
-  as.numeric(value)
-}
-
 check_lambda_v <- function(lambda_v, m) {
   if (!is.numeric(lambda_v) || !length(lambda_v) %in% c(1L, m) || anyNA(lambda_v) ||
       any(lambda_v < 0) || any(!is.finite(lambda_v)))

@@ -72,22 +72,19 @@ mlknn.default <- function(x, y, k = 10, s = 1, scale = TRUE, ...) {
   call <- match.call()
   call[[1L]] <- quote(mlknn)
   check_no_dots(...)
-  xy <- ml_xy(x, y)
-  x <- as_features(xy$x)
-  y <- as_labels(xy$y, nrow(x))
-  k <- check_k(k, nrow(x))
-  if (!is.numeric(s) || length(s) != 1 || is.na(s) || !is.finite(s) || s <= 0)
-    stop_arg("'s' must be one positive number (1: Laplace smoothing)")
-  scaling <- knn_scaling(x, scale)
-  x <- apply_scaling(x, scaling)
+  p <- knn_problem(x, y, k, scale)
+  s <- check_number(s, "s", 0, above = TRUE, what = "one positive number (1: Laplace smoothing)")
+  x <- p$x
+  y <- p$y
+  k <- p$k
   warn_constant_labels(y)
   nbr <- knn_search(x, k)$index
-  tab <- .Call(C_mlknn_fit_call, nbr, y, as.double(s))
+  tab <- .Call(C_mlknn_fit_call, nbr, y, s)
   labels <- colnames(y)
   names(tab$prior) <- labels
   dimnames(tab$cond1) <- dimnames(tab$cond0) <- list(paste0("j=", 0:k), labels)
   new_ml_fit(list(prior = tab$prior, cond1 = tab$cond1, cond0 = tab$cond0, k = k,
-                  s = as.numeric(s), scaling = scaling, x = x, y = y, labels = labels,
+                  s = s, scaling = p$scaling, x = x, y = y, labels = labels,
                   features = colnames(x),
                   n_pos = colSums(y), nobs = nrow(x), call = call),
              "mlknn", cut = 0.5, n_features = ncol(x))
@@ -95,19 +92,5 @@ mlknn.default <- function(x, y, k = 10, s = 1, scale = TRUE, ...) {
 
 #' @rdname mlknn
 #' @export
-mlknn.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- mlknn.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(mlknn))
-}
+mlknn.formula <- formula_method("mlknn")
 
-# The number of neighbours of a kNN method on n training rows (each row left
-# out of its own neighbours, so at most n - 1).
-check_k <- function(k, n) {
-  if (!is.numeric(k) || length(k) != 1 || is.na(k) || k != round(k) || k < 1)
-    stop_arg("'k' must be a whole number >= 1")
-  if (k > n - 1)
-    stop_arg("'k' = ", k, " is too large: with ", n, " training rows (each one left ",
-             "out of its own neighbours) it can be at most ", n - 1)
-  as.integer(k)
-}

@@ -50,26 +50,6 @@ print.mlls <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   invisible(x)
 }
 
-# Where the per-label thresholds of a fit come from: `threshold_source`
-# ("train" or "oof") when the fit says, else "oof" when it carries the
-# out-of-fold F1 (cross-validation put the thresholds there), else "train".
-threshold_source <- function(fit) {
-  fit$threshold_source %||% if (!is.null(fit$oof_f1)) "oof" else "train"
-}
-
-threshold_note <- function(fit, digits) {
-  if (threshold_source(fit) == "none")  # a fit from chunks without its threshold pass
-    return("no thresholds chosen (every threshold 0)")
-  if (threshold_source(fit) == "oof") {
-    paste0("per-label thresholds chosen on out-of-fold scores by cross-validation",
-           if (!is.null(fit$oof_f1))
-             paste0(" (out-of-fold macro F1 ", format(mean(fit$oof_f1), digits = digits), ")"))
-  } else {
-    paste0("per-label thresholds chosen on the training scores (training macro F1 ",
-           format(mean(fit$train_f1), digits = digits), ")")
-  }
-}
-
 #' Fitted values and residuals are not kept
 #'
 #' Fits from [mlls()], [mddm()] and [ssmddm()] do not keep their training data
@@ -95,12 +75,6 @@ fitted.mddm <- function(object, ...) no_training_data("fitted")
 #' @rdname fitted.mlls
 #' @export
 residuals.mddm <- function(object, ...) no_training_data("residuals")
-
-no_training_data <- function(what) {
-  stop_arg(what, "() is not available: the fit does not keep its training data; ",
-           "predict(fit, x) gives the scores on the training features x",
-           if (what == "residuals") ", and 2 * y - 1 minus them the residuals of the +1/-1 labels")
-}
 
 #' Summarise an MLLS fit
 #'
@@ -158,18 +132,6 @@ print.summary.mlls <- function(x, digits = max(3L, getOption("digits") - 3L),
       if (length(f1)) paste0("; ", names(f1), " macro F1 ", format(f1, digits = digits)),
       "\n", sep = "")
   invisible(x)
-}
-
-# The per-label table, its first max_labels rows and a note when there are more.
-print_label_table <- function(tab, digits, max_labels) {
-  if (!is.numeric(max_labels) || length(max_labels) != 1 || is.na(max_labels) || max_labels < 1)
-    stop_arg("'max_labels' must be a number >= 1")
-  show <- seq_len(min(nrow(tab), max_labels))
-  print(tab[show, , drop = FALSE], digits = digits)
-  if (length(show) < nrow(tab))
-    cat("... and ", nrow(tab) - length(show), " more labels (all ", nrow(tab),
-        " in $labels of the summary; print(summary(fit), max_labels = Inf) shows them)\n",
-        sep = "")
 }
 
 #' Coefficients of an MLLS fit

@@ -187,11 +187,7 @@ mlls.default <- function(x, y, alpha, beta, r = NULL, intercept = TRUE, kernel =
 
 #' @rdname mlls
 #' @export
-mlls.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- mlls.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(mlls))
-}
+mlls.formula <- formula_method("mlls")
 
 # The checked inputs of a fit: features (or a kernel matrix), labels, r.
 # The default r: half the largest possible rank of X'Y (after centring), at
@@ -254,44 +250,6 @@ mlls_solve <- function(x, targets, alpha, beta, r, intercept = TRUE, kernel = NU
   fit$decomposition <- if (isTRUE(res$direct)) "svd" else "gram"
   fit$res <- res
   fit
-}
-
-# A dense x centred in two passes (the second removes the rounding of the
-# first, which a column mean large against its spread leaves): the centred
-# matrix and the column means.
-centre_dense_columns <- function(x) {
-  n <- nrow(x)
-  mu <- colMeans(x)
-  xc <- x - rep(mu, each = n)
-  c2 <- colMeans(xc)
-  list(x = xc - rep(c2, each = n), center = mu + c2)
-}
-
-# A sparse column whose mean is large against its spread loses its variance to
-# cancellation when centred implicitly (X'X - n mu mu').  Such a column is
-# mostly non-zero anyway (|mean| > sd needs more than half of it non-zero), so
-# it is stored centred, explicitly: the implicit centring of the C code then
-# removes a mean of about zero.  Other columns stay as they are.
-centre_offset_columns <- function(x) {
-  n <- nrow(x)
-  nnz <- diff(x@p)
-  mu <- Matrix::colSums(x) / n
-  j <- rep.int(seq_len(ncol(x)), nnz)
-  ss <- (n - nnz) * mu^2  # the zeros' squared deviations, then the non-zeros'
-  if (length(j)) {
-    dev <- rowsum((x@x - mu[j])^2, j)
-    idx <- as.integer(rownames(dev))
-    ss[idx] <- ss[idx] + dev[, 1]
-  }
-  offset <- mu != 0 & mu^2 > ss / n
-  offset[is.na(offset)] <- FALSE  # Inf: the overflow is reported later
-  if (!any(offset)) return(x)
-  D <- as.matrix(x[, offset, drop = FALSE])
-  D <- sweep(D, 2, mu[offset])
-  D <- sweep(D, 2, colMeans(D))  # a second pass removes the error of the first
-  out <- cbind(x[, !offset, drop = FALSE], methods::as(D, "CsparseMatrix"))
-  out <- out[, order(c(which(!offset), which(offset))), drop = FALSE]
-  methods::as(methods::as(out, "generalMatrix"), "dMatrix")
 }
 
 # The Gram route (sparse x) knows the small singular values to eps * s_1^2

@@ -160,8 +160,7 @@ mlml_thresholds <- function(Z, y) {
 }
 
 check_knn <- function(knn, n) {
-  if (!is.numeric(knn) || length(knn) != 1 || is.na(knn) || knn < 1 || knn != round(knn))
-    stop_arg("'knn' must be a whole number >= 1")
+  knn <- check_whole(knn, "knn")
   if (knn > n - 1) stop_arg("'knn' = ", knn, " needs at least ", knn + 1, " rows, not ", n)
   as.integer(knn)
 }

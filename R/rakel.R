@@ -104,11 +104,7 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
 
 #' @rdname rakel
 #' @export
-rakel.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- rakel.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(rakel))
-}
+rakel.formula <- formula_method("rakel")
 
 # Subsets given by the user (as fit$subsets): label indices in 1..L.
 check_subsets <- function(subsets, L) {

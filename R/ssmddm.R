@@ -127,11 +127,7 @@ ssmddm.default <- function(x, y, alpha, beta, k, r = NULL, kernel = NULL, lambda
 
 #' @rdname ssmddm
 #' @export
-ssmddm.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
-  md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
-  fit <- ssmddm.default(md$x, md$y, ...)
-  with_formula(fit, md, match.call(), quote(ssmddm))
-}
+ssmddm.formula <- formula_method("ssmddm")
 
 # The number of targets: k itself, or the smallest k whose eigenvalues reach
 # the share of their sum, chosen as mddm() chooses its dimension (in C).

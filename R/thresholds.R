@@ -154,3 +154,28 @@ point_thresholds <- function(score, y, foldid, nfolds, measure, threads, level) 
   all <- hamming_thresholds(score, y)
   do.call(cbind, c(cols, list(all$threshold, all$f1)))
 }
+
+# ---- where a fit's thresholds come from --------------------------------------------
+
+# Where the per-label thresholds of a fit come from: `threshold_source`
+# ("train" or "oof") when the fit says, else "oof" when it carries the
+# out-of-fold F1 (cross-validation put the thresholds there), else "train".
+threshold_source <- function(fit) {
+  fit$threshold_source %||% if (!is.null(fit$oof_f1)) "oof" else "train"
+}
+
+# A fit's thresholds replaced by those from the out-of-fold scores (thr: a
+# list of threshold and f1), or left as the fit's own (thr NULL); the fit says
+# which.
+set_thresholds <- function(fit, thr) {
+  if (is.null(thr)) {
+    fit$threshold_source <- "train"
+    return(fit)
+  }
+  # a model without thresholds of its own (mlknn(), iblr()) gets them named
+  if (is.null(fit$thresholds)) fit$thresholds <- stats::setNames(thr$threshold, names(thr$threshold))
+  else fit$thresholds[] <- thr$threshold
+  fit$oof_f1 <- stats::setNames(thr$f1, names(fit$thresholds))
+  fit$threshold_source <- "oof"
+  fit
+}

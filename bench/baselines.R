@@ -158,9 +158,15 @@ bench_one <- function(name) {
   do.call(rbind, rows)
 }
 
-# The regularisation path that cv_br() will use: validation scores at every
-# cost of a grid, warm-started along it (mlss:::br_path_scores), against
-# separate cold fits at each cost; both at LIBLINEAR's tolerances.
+# The cost path as cv_br(warm_start = TRUE) walks it, through the public API:
+# br() at every cost of a grid in increasing order, each fit warm-started from
+# the previous one (init = the previous fit: its weights and, for the SVM, its
+# dual variables scaled by the ratio of the costs), then predict(type =
+# "score") on the test part; against cold br() fits at each cost.  Both sides
+# include what br() does besides the solver (checks, training thresholds), so
+# the ratio is that of a user's warm path to cold fits, at LIBLINEAR's
+# tolerances.  (It replaced an internal path function, mlss:::br_path_scores(),
+# removed in issue 22: br(init = ) does the same warm start.)
 path_timing <- function(name, grid = 10^seq(-2, 2, by = 0.5)) {
   d <- load_data(name)
   tr <- d$train
@@ -172,14 +178,25 @@ path_timing <- function(name, grid = 10^seq(-2, 2, by = 0.5)) {
   for (ln in c("svm_l2", "logistic")) {
     a <- learners[[ln]]
     tol <- tolerances$liblinear[[a$learner]]
-    t_warm <- elapsed(mlss:::br_path_scores(xtr, ytr, xte, grid, a$learner, a$loss, tol = tol), reps)
-    t_cold <- elapsed(for (C in grid) {
-      f <- mlss:::br_fit(xtr, ytr, a$learner, rep(C, ncol(ytr)), a$loss, TRUE, tol, 1000L)
-      mlss:::linear_scores(xte, f$W, f$intercept, f$link)
+    unconverged <- 0L
+    fit_at <- function(C, init) withCallingHandlers(
+      br(xtr, ytr, learner = a$learner, loss = a$loss, cost = C, tol = tol, init = init),
+      mlss_not_converged = function(w) {
+        unconverged <<- unconverged + 1L
+        invokeRestart("muffleWarning")
+      })
+    t_warm <- elapsed({
+      fit <- NULL
+      for (C in sort(grid)) {
+        fit <- fit_at(C, fit)
+        predict(fit, xte, type = "score")
+      }
     }, reps)
+    t_cold <- elapsed(for (C in grid) predict(fit_at(C, NULL), xte, type = "score"), reps)
     out[[ln]] <- data.frame(data = name, learner = ln, grid = length(grid),
                             warm_path_s = round(t_warm, 3), cold_fits_s = round(t_cold, 3),
-                            warm_over_cold = round(t_warm / t_cold, 2))
+                            warm_over_cold = round(t_warm / t_cold, 2),
+                            not_converged_warnings = unconverged)
   }
   do.call(rbind, out)
 }

@@ -1,13 +1,9 @@
 /* .Call glue shared by the linear baselines (logistic.c, linsvm.c): the rows
- * of the data as the solvers want them, and the regularisation path of binary
- * relevance with warm starts along an increasing cost grid. */
+ * of the data as the solvers want them. */
 #include <R.h>
 #include <Rinternals.h>
-#include <string.h>
 #include "mlss.h"
 #include "br_rows.h"
-#include "logistic_core.h"
-#include "linsvm_core.h"
 
 /* spec = list(x = native_matrix(x) or NULL, z = n x q double matrix or NULL,
  * xscale, bias), made by linear_spec() in R.  A sparse x (CSC) is turned into
@@ -66,58 +62,4 @@ void check_linear_problem(const lin_rows *D, SEXP y, SEXP weight)
 unsigned int solver_seed(void)
 {
     return 2463534242u;
-}
-
-/* Binary relevance along an increasing cost grid, each label warm-started
- * from its solution at the previous cost (logistic: the weights; SVM: the
- * dual variables scaled by the ratio of the costs, which keeps them feasible).
- * learner: 1 logistic, 2 SVM (loss 1 hinge, 2 squared hinge).
- * Returns list(W = p x m x K array, iter = m x K, status = m x K). */
-SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,
-             SEXP eps, SEXP max_iter)
-{
-    lin_rows D = build_rows(spec);
-    check_linear_problem(&D, y, weight);
-    int n = D.n, p = lin_dim(&D), m = Rf_ncols(y), K = LENGTH(costs);
-    int which = Rf_asInteger(learner), lss = Rf_asInteger(loss), maxit = Rf_asInteger(max_iter);
-    double tol = Rf_asReal(eps);
-    const double *wt = Rf_isNull(weight) ? NULL : REAL(weight), *C = REAL(costs);
-    if (!Rf_isReal(costs) || K < 1) Rf_error("internal: costs must be doubles");
-    for (int k = 0; k < K; k++)
-        if (!(C[k] > 0) || (k > 0 && C[k] < C[k - 1]))
-            Rf_error("internal: costs must be positive and increasing");
-
-    const char *names[] = {"W", "iter", "status", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
-    SEXP dims = PROTECT(Rf_allocVector(INTSXP, 3));
-    INTEGER(dims)[0] = p; INTEGER(dims)[1] = m; INTEGER(dims)[2] = K;
-    SEXP W = PROTECT(Rf_allocArray(REALSXP, dims));
-    SEXP iters = PROTECT(Rf_allocMatrix(INTSXP, m, K));
-    SEXP status = PROTECT(Rf_allocMatrix(INTSXP, m, K));
-    double *w = (double *) R_alloc((size_t) p, sizeof(double));
-    double *alpha = (double *) R_alloc((size_t) n, sizeof(double));
-    for (int l = 0; l < m; l++) {
-        const double *yl = REAL(y) + IDX(0, l, n);
-        unsigned int seed = solver_seed();
-        memset(w, 0, sizeof(double) * (size_t) p);
-        memset(alpha, 0, sizeof(double) * (size_t) n);
-        for (int k = 0; k < K; k++) {
-            int it = 0, st;
-            if (which == 1) {
-                st = logistic_fit(&D, yl, wt, C[k], tol, maxit, w, &it);
-            } else {
-                if (k > 0)
-                    for (int i = 0; i < n; i++) alpha[i] *= C[k] / C[k - 1];
-                st = linsvm_fit(&D, yl, wt, C[k], lss, tol, maxit, seed, alpha, w, &it);
-            }
-            memcpy(REAL(W) + (size_t) p * (l + (size_t) m * k), w, sizeof(double) * (size_t) p);
-            INTEGER(iters)[l + m * k] = it;
-            INTEGER(status)[l + m * k] = st;
-        }
-    }
-    SET_VECTOR_ELT(res, 0, W);
-    SET_VECTOR_ELT(res, 1, iters);
-    SET_VECTOR_ELT(res, 2, status);
-    UNPROTECT(5);
-    return res;
 }

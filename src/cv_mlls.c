@@ -167,9 +167,9 @@ SEXP cv_mlls_prepare_primal(SEXP x, SEXP train, SEXP ytr, SEXP intercept, SEXP t
     }
     mlls_decomp dec;
     int primal_form = 1;
-    mlls_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, sparse_labels ? &pos : NULL,
+    mlss_stop(mlls_decompose_data(&Xtr, Xtr.i ? mu : NULL, Yc, sparse_labels ? &pos : NULL,
                                   m, Rf_asReal(tol), Rf_asReal(beta_min), 0, &dec,
-                                  &primal_form));
+                                  &primal_form), "cv_mlls");
     if (!primal_form) Rf_error("internal: a primal fold came back in the dual form");
 
     double *Zva = (double *) R_alloc((size_t) n_va * dec.t + 1, sizeof(double));
@@ -232,7 +232,7 @@ SEXP cv_mlls_prepare_gram(SEXP K, SEXP train, SEXP ytr, SEXP intercept, SEXP tol
     double *ybar = (double *) R_alloc((size_t) m + 1, sizeof(double));
     double *Yc = center_columns(ytr, centre, ybar);
     mlls_decomp dec;
-    mlls_stop(mlls_decompose_dual(n_tr, Ktr, Yc, m, Rf_asReal(tol), &dec));
+    mlss_stop(mlls_decompose_dual(n_tr, Ktr, Yc, m, Rf_asReal(tol), &dec), "cv_mlls");
     int t = dec.t;
 
     double *Zva = (double *) R_alloc((size_t) n_va * t + 1, sizeof(double));
@@ -280,9 +280,9 @@ SEXP cv_mlls_score(SEXP state, SEXP alpha, SEXP beta, SEXP r)
         SET_VECTOR_ELT(res, 2, ts);
         train = REAL(ts);
     }
-    mlls_stop(cv_fold_point(&f, Rf_asReal(alpha), Rf_asReal(beta), Rf_asInteger(r),
+    mlss_stop(cv_fold_point(&f, Rf_asReal(alpha), Rf_asReal(beta), Rf_asInteger(r),
                             REAL(scores), train, thr,
-                            REAL(VECTOR_ELT(state, 8))[0], &r_used));
+                            REAL(VECTOR_ELT(state, 8))[0], &r_used), "cv_mlls");
     SET_VECTOR_ELT(res, 3, Rf_ScalarInteger(r_used));
     UNPROTECT(1);
     return res;
@@ -298,26 +298,4 @@ SEXP gram_matrix(SEXP x, SEXP centre)
     gram_outer(&X, X.i ? mu : NULL, REAL(K));
     UNPROTECT(1);
     return K;
-}
-
-/* score: n x m out-of-fold scores of one grid point; y: n x m logical;
- * foldid in 1..nfolds; level: the chance rule's.  Returns the m x (nfolds + 2) matrix of the thresholds
- * chosen on the folds other than k (column k), the one on all folds, and the
- * F1 of that one (last column). */
-SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads,
-                              SEXP level)
-{
-    double lv = chance_level_arg(level);
-    int nf = Rf_asInteger(nfolds);
-    if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
-        !Rf_isInteger(foldid) || nf < 1)
-        Rf_error("internal: bad arguments to cv_point_thresholds");
-    int n = Rf_nrows(score), m = Rf_ncols(score);
-    if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n)
-        Rf_error("internal: bad dimensions in cv_point_thresholds");
-    SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
-    cv_point_thresholds(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
-                        REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads), lv);
-    UNPROTECT(1);
-    return thr;
 }

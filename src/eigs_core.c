@@ -80,7 +80,7 @@ static int orth_block(int n, int p, const double *V, int b, double *Q, double *t
         }
         eigs_fill_noise(n, b, Q, (*seed)++);
     }
-    return -300;  /* span(V) is (numerically) the whole space */
+    return MLSS_ERR_EIGEN;  /* span(V) is (numerically) the whole space */
 }
 
 /* Rayleigh-Ritz over the orthonormal basis V (n x s) with AV = M V: the top
@@ -108,9 +108,9 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
     int n = opt->n, k = opt->k, b = opt->b, depth = opt->depth;
     *restarts = 0;
     *products = 0;
-    if (k < 1 || b < k || b > n || depth < 1) return -200;
+    if (k < 1 || b < k || b > n || depth < 1) return MLSS_ERR_ARG;
     if ((double) b * (depth + 1) > n) depth = n / b - 1;
-    if (depth < 1) return -200;
+    if (depth < 1) return MLSS_ERR_ARG;
     int s = b * (depth + 1);
     const void *vmax = vmaxget();
     double *V = (double *) R_alloc((size_t) n * s, sizeof(double));

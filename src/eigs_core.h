@@ -4,9 +4,11 @@
 #ifndef EIGS_CORE_H
 #define EIGS_CORE_H
 
-#define EIGS_OK 0
-#define EIGS_NOT_CONVERGED 1
-/* negative: LAPACK's info of the small eigenproblem or of a QR */
+#include "status.h"
+#define EIGS_OK MLSS_OK
+#define EIGS_NOT_CONVERGED MLSS_NOT_CONVERGED
+/* negative: LAPACK's info of the small eigenproblem or of a QR, or a failure
+   of status.h */
 
 /* out = M V for the n x b matrix V (column-major, leading dimension n). */
 typedef void (*eigs_op)(void *ctx, int b, const double *V, double *out);

@@ -7,6 +7,47 @@
 #include <string.h>
 #include "mlss.h"
 
+/* The one way a glue file turns a status code of src/status.h into an R
+ * error: `who` names the method (or the step) for the user, the message says
+ * what failed and what to try.  Returns for MLSS_OK only: a glue file that
+ * hands an iteration's outcome (a positive code) back to R calls it only when
+ * MLSS_FAILED(status).  Any other value is LAPACK's info passed through. */
+void mlss_stop(int status, const char *who)
+{
+    switch (status) {
+    case MLSS_OK: return;
+    case MLSS_NOT_CONVERGED:
+        Rf_error("%s: the solver reached its iteration limit before converging; "
+                 "raise 'max_iter' or loosen 'tol'", who);
+    case MLSS_STALLED:
+        Rf_error("%s: the solver stalled (no further decrease possible in double "
+                 "precision); scale the features", who);
+    case MLSS_NONFINITE:
+        Rf_error("%s: the objective overflows double precision; scale the features "
+                 "or lower the cost", who);
+    case MLSS_ERR_NOT_FINITE:
+        Rf_error("%s: the Gram or kernel matrix overflows (it holds Inf or NaN): "
+                 "rescale 'x', or use a smaller 'gamma' or 'degree'", who);
+    case MLSS_ERR_INCOMPLETE:
+        Rf_error("%s: LAPACK found fewer eigenvalues than asked; check 'x' for "
+                 "extreme values", who);
+    case MLSS_ERR_SVD:
+        Rf_error("%s: the SVD of the label cross-product failed; check 'x' and 'y' "
+                 "for extreme values", who);
+    case MLSS_ERR_QR: Rf_error("%s: the QR factorisation of the subspace failed", who);
+    case MLSS_ERR_CHOL:
+        Rf_error("%s: the r x r system is not positive definite (singular); a larger "
+                 "penalty or a smaller 'r' may help", who);
+    case MLSS_ERR_EIGEN: Rf_error("%s: the eigendecomposition did not converge", who);
+    case MLSS_ERR_DIMS: Rf_error("internal: %s: the dimensions of the arguments disagree", who);
+    case MLSS_ERR_TOO_BIG:
+        Rf_error("%s: the problem is too large (a size beyond %d, the limit of BLAS "
+                 "and LAPACK); use fewer rows or features per call", who, INT_MAX);
+    case MLSS_ERR_ARG: Rf_error("internal: %s: a bad argument reached the solver", who);
+    default: Rf_error("%s: LAPACK error %d", who, status);
+    }
+}
+
 /* Why the slots of a CSC matrix cannot be trusted, into msg (NULL when they
  * can): a dgCMatrix built with new() and edited through @i, or made by other
  * code, skips Matrix's validity method, and one bad row index is a write out

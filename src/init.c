@@ -28,7 +28,6 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(logistic_fit_call, 7),
     CALLDEF(l2svm_primal_fit_call, 7),
     CALLDEF(linsvm_fit_call, 9),
-    CALLDEF(br_path, 8),
     CALLDEF(mlcrf_objective, 12),
     CALLDEF(mlcrf_fit, 15),
     CALLDEF(crf_infer, 13),

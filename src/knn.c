@@ -24,7 +24,7 @@ SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads)
     SEXP dist = PROTECT(Rf_allocMatrix(REALSXP, nq, kk));
     int status = knn_search_core(&X, self ? NULL : &Q, kk, Rf_asInteger(block),
                                  Rf_asInteger(nthreads), INTEGER(index), REAL(dist));
-    if (status != KNN_OK) Rf_error("internal: knn search failed (status %d)", status);
+    mlss_stop(status, "knn search");
     int *ix = INTEGER(index);
     for (R_xlen_t t = 0; t < XLENGTH(index); t++) ix[t] += 1;
     SET_VECTOR_ELT(res, 0, index);

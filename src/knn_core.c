@@ -7,9 +7,6 @@
 #include <R_ext/Utils.h>
 #include "knn_core.h"
 #include "threads.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- a bounded max-heap of (value, index), ordered lexicographically ---- */
 
@@ -173,8 +170,8 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
     if (self) Q = X;
     int n = X->nrow, d = X->ncol, nq = Q->nrow;
     int sparse = X->i != NULL;
-    if (Q->ncol != d || (Q->i != NULL) != sparse) return KNN_BAD_DIMS;
-    if (k < 1 || k > n - self) return KNN_BAD_DIMS;
+    if (Q->ncol != d || (Q->i != NULL) != sparse) return MLSS_ERR_DIMS;
+    if (k < 1 || k > n - self) return MLSS_ERR_DIMS;
     int nt = mlss_thread_count(nthreads);  /* capped; 1 in a forked worker */
     /* gamma-style bound on the rounding error of qn + xn - 2 x'q, relative to
      * qn + xn: each of the three sums has d terms (Higham, ch. 3) */
@@ -226,11 +223,7 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
 #endif
         for (int il = 0; il < bb; il++) {
-            int me = 0;
-#ifdef _OPENMP
-            me = omp_get_thread_num();
-#endif
-            knn_scratch *s = S + me;
+            knn_scratch *s = S + mlss_thread_num();
             int i = i0 + il;
             if (sparse) {
                 double *g = s->col;
@@ -251,7 +244,7 @@ int knn_search_core(const mlss_mat *X, const mlss_mat *Q, int k, int block, int 
             }
         }
     }
-    return KNN_OK;
+    return MLSS_OK;
 }
 
 void knn_label_counts(int n, int k, const int *nbr, int n_train, int m, const int *y, int *C)

@@ -20,9 +20,9 @@
 
 #include "linalg.h"
 
-#define KNN_OK 0
-#define KNN_BAD_DIMS -1     /* k out of range, or the columns differ */
-#define KNN_TOO_BIG -2      /* sizes beyond int for BLAS */
+/* knn_search_core() returns MLSS_OK, MLSS_ERR_DIMS (k out of range, or the
+ * columns differ) or MLSS_ERR_TOO_BIG (sizes beyond int for BLAS): status.h,
+ * through linalg.h. */
 
 /* X: n x d training rows; Q: nq x d query rows, or NULL for X itself with
  * each row left out of its own list (by index).  Dense and sparse may not be

@@ -73,7 +73,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                           Rf_isNull(Z0) ? NULL : REAL(Z0),
                           Rf_isNull(Z0) ? 0 : Rf_ncols(Z0), REAL(Yt), REAL(Z), REAL(D),
                           REAL(values), obj, cgi, &tr, &iter);
-    if (status == LEWL_ERR_EIGEN) Rf_error("lewl: the eigendecomposition failed");
+    if (MLSS_FAILED(status)) mlss_stop(status, "lewl");
     SEXP objective = PROTECT(Rf_allocVector(REALSXP, iter));
     SEXP cg_iter = PROTECT(Rf_allocVector(INTSXP, iter));
     SEXP eig_restarts = PROTECT(Rf_allocVector(INTSXP, iter));

@@ -4,9 +4,10 @@
 
 #include <stddef.h>
 
-#define LEWL_OK 0
-#define LEWL_NOT_CONVERGED 1
-#define LEWL_ERR_EIGEN (-1)
+#include "status.h"
+#define LEWL_OK MLSS_OK
+#define LEWL_NOT_CONVERGED MLSS_NOT_CONVERGED
+#define LEWL_ERR_EIGEN MLSS_ERR_EIGEN
 
 /* The symmetric kNN graph: W in compressed-column form, both triangles,
  * no diagonal; deg[i] = sum_j w_ij.  L = diag(deg) - W. */

@@ -233,8 +233,8 @@ void center_gram(int n, double *K)
  * destroyed): the eigenvalues il..iu (1-based, in increasing order; il = 1,
  * iu = p for all of them) into w (length p) and, unless z is NULL, their
  * eigenvectors into z (p x (iu - il + 1)).  Returns LAPACK's info,
- * LINALG_NOT_FINITE for an input with Inf or NaN (dsyevr then returns no
- * eigenvalue and info = 0), LINALG_INCOMPLETE if fewer were found. */
+ * MLSS_ERR_NOT_FINITE for an input with Inf or NaN (dsyevr then returns no
+ * eigenvalue and info = 0), MLSS_ERR_INCOMPLETE if fewer were found. */
 static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
 {
     int info = 0, found = 0, lwork = -1, liwork = -1, iwq = 0;
@@ -242,7 +242,7 @@ static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
     const char *jobz = z ? "V" : "N", *range = (il == 1 && iu == p) ? "A" : "I";
     for (int j = 0; j < p; j++)
         for (int i = 0; i <= j; i++)
-            if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
+            if (!R_FINITE(A[IDX(i, j, p)])) return MLSS_ERR_NOT_FINITE;
     int *isuppz = (int *) R_alloc(2 * (size_t) p, sizeof(int));
     F77_CALL(dsyevr)(jobz, range, "U", &p, A, &p, &vl, &vu, &il, &iu, &abstol, &found, w,
                      z ? z : &zq, &p, isuppz, &wq, &lwork, &iwq, &liwork, &info
@@ -256,7 +256,7 @@ static int dsyevr_range(int p, double *A, int il, int iu, double *w, double *z)
                      z ? z : &zq, &p, isuppz, work, &lwork, iwork, &liwork, &info
                      FCONE FCONE FCONE);
     if (info != 0) return info;
-    return found == iu - il + 1 ? 0 : LINALG_INCOMPLETE;
+    return found == iu - il + 1 ? 0 : MLSS_ERR_INCOMPLETE;
 }
 
 /* LAPACK's MRRR eigensolver of a symmetric tridiagonal matrix (R's headers
@@ -286,7 +286,7 @@ static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
     double wq = 0.0, vl = 0.0, vu = 0.0;
     for (int j = 0; j < p; j++)
         for (int i = 0; i <= j; i++)
-            if (!R_FINITE(A[IDX(i, j, p)])) return LINALG_NOT_FINITE;
+            if (!R_FINITE(A[IDX(i, j, p)])) return MLSS_ERR_NOT_FINITE;
     double *d = (double *) R_alloc((size_t) p, sizeof(double));
     double *e = (double *) R_alloc((size_t) p, sizeof(double));
     double *tau = (double *) R_alloc((size_t) p, sizeof(double));
@@ -309,7 +309,7 @@ static int eigen_top_mrrr(int p, double *A, int k, double *w, double *z)
     F77_CALL(dstemr)("V", range, &p, d, e, &vl, &vu, &il, &iu, &found, w, zall, &p, &nz,
                      isuppz, &tryrac, work, &lwork, iwork, &liwork, &info FCONE FCONE);
     if (info != 0) return info;
-    if (found != nz) return LINALG_INCOMPLETE;
+    if (found != nz) return MLSS_ERR_INCOMPLETE;
     if (all) {  /* the top k, increasing */
         memmove(w, w + (p - k), sizeof(double) * (size_t) k);
         memcpy(z, zall + IDX(0, p - k, p), sizeof(double) * (size_t) p * k);
@@ -454,21 +454,12 @@ int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
  * in sv and the right singular vectors as the rows of VT (min(m, t) x t). */
 int svd_right(int m, int t, const double *C, double *sv, double *VT)
 {
-    int k = m < t ? m : t, info = 0, lwork = -1;
-    double wq = 0.0;
+    int k = m < t ? m : t;
     if (k == 0) return 0;
     double *a = (double *) R_alloc((size_t) m * t, sizeof(double));
     double *u = (double *) R_alloc((size_t) m * k, sizeof(double));
-    int *iwork = (int *) R_alloc(8 * (size_t) k, sizeof(int));
     memcpy(a, C, sizeof(double) * (size_t) m * t);
-    F77_CALL(dgesdd)("S", &m, &t, a, &m, sv, u, &m, VT, &k, &wq, &lwork, iwork,
-                     &info FCONE);
-    if (info != 0) return info;
-    lwork = (int) wq;
-    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-    F77_CALL(dgesdd)("S", &m, &t, a, &m, sv, u, &m, VT, &k, work, &lwork, iwork,
-                     &info FCONE);
-    return info;
+    return svd_full_thin(m, t, a, sv, u, VT);
 }
 
 /* Replace the t x r matrix B (t >= r) by the Q factor of its QR decomposition. */

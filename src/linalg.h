@@ -9,6 +9,7 @@
 #define MLSS_LINALG_H
 
 #include <stddef.h>
+#include "status.h"
 
 typedef struct {
     int nrow, ncol;
@@ -48,9 +49,9 @@ void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
 void center_gram(int n, double *K);                               /* K <- HKH */
 void symmetrize_upper(int p, double *A);
 
-/* Status codes of the helpers below besides LAPACK's info (0 is success). */
-#define LINALG_NOT_FINITE -101  /* the input holds Inf or NaN */
-#define LINALG_INCOMPLETE -102  /* LAPACK found fewer eigenvalues than asked */
+/* The helpers below return LAPACK's info (0 is success) or, beside it, the
+ * codes MLSS_ERR_NOT_FINITE (the input holds Inf or NaN) and
+ * MLSS_ERR_INCOMPLETE (LAPACK found fewer eigenvalues than asked) of status.h. */
 
 int sym_eigen_desc(int p, double *A, double reltol, int *t, double *values,
                    double *vectors);

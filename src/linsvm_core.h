@@ -26,8 +26,9 @@
 #define LINSVM_HINGE 1
 #define LINSVM_SQUARED_HINGE 2
 
-#define LINSVM_OK 0
-#define LINSVM_MAXITER 1
+#include "status.h"
+#define LINSVM_OK MLSS_OK
+#define LINSVM_MAXITER MLSS_NOT_CONVERGED
 
 int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double C,
                int loss, double eps, int max_iter, unsigned int seed, double *alpha,

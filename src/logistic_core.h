@@ -20,11 +20,12 @@
 
 #include "br_rows.h"
 
-#define LOGISTIC_OK 0
-#define LOGISTIC_MAXITER 1    /* max_iter Newton steps without convergence */
-#define LOGISTIC_STALLED 2    /* no further decrease possible (numerical limit) */
-#define LOGISTIC_NONFINITE 3  /* the objective or its gradient overflows at the start
-                                 or along the way: features or cost too large */
+#include "status.h"
+#define LOGISTIC_OK MLSS_OK
+#define LOGISTIC_MAXITER MLSS_NOT_CONVERGED  /* max_iter Newton steps without convergence */
+#define LOGISTIC_STALLED MLSS_STALLED        /* no further decrease possible (numerical limit) */
+#define LOGISTIC_NONFINITE MLSS_NONFINITE    /* the objective or its gradient overflows at the
+                                                start or along the way: features or cost too large */
 
 #define LOGISTIC_REL_DECREASE 1e-10
 

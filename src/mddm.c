@@ -17,15 +17,6 @@
 #define MDDM_DUAL 1
 #define MDDM_DIRECT 2
 
-static void mddm_stop(int status)
-{
-    switch (status) {
-    case MDDM_ERR_SVD: Rf_error("mddm: the SVD of the label cross-product failed");
-    case MDDM_ERR_EIGEN: Rf_error("mddm: the eigendecomposition did not converge");
-    default: if (status != 0) Rf_error("mddm: LAPACK error %d", status);
-    }
-}
-
 /* The efficient path: the thin SVD of Xc through the d x d (primal) or n x n
  * (dual) Gram matrix, shared with MLLS (mlls_decompose_*: the label factor R
  * plays the part of the centred labels, so dec->P is Q = V1'Xc'R), then the
@@ -42,10 +33,10 @@ static void mddm_efficient(mlss_mat *X, const double *mu_x, const double *R, int
     } else {
         status = mlls_decompose_primal(X, mu_x, R, q, reltol, dec);
     }
-    if (status != 0) mddm_stop(MDDM_ERR_EIGEN);
+    mlss_stop(status, "mddm");
     R_CheckUserInterrupt();
     *F = (double *) R_alloc((size_t) dec->t * q + 1, sizeof(double));
-    mddm_stop(mddm_tspace(dec->t, q, mu, dec->s, dec->P, ktol, rank, values, *F));
+    mlss_stop(mddm_tspace(dec->t, q, mu, dec->s, dec->P, ktol, rank, values, *F), "mddm");
 }
 
 /* MDDM.  x: native_matrix() of the data (dense n x d, or the slots of a
@@ -81,7 +72,7 @@ SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEX
         gram_cross(&X, cm, G);
         mat_tprod(&X, cm, R, q, XtR);
         R_CheckUserInterrupt();
-        mddm_stop(mddm_direct(d, q, m, G, XtR, reltol, ktol, &rank, values, Pd));
+        mlss_stop(mddm_direct(d, q, m, G, XtR, reltol, ktol, &rank, values, Pd), "mddm");
     } else {
         mddm_efficient(&X, cm, R, q, how == MDDM_DUAL, m, reltol, ktol, &dec, &rank,
                        values, &F);

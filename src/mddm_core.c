@@ -37,7 +37,7 @@ int mddm_tspace(int t, int q, double mu, const double *s, const double *Q,
 {
     int k = q < t ? q : t;
     *rank = 0;
-    if (k == 0) return MDDM_OK;
+    if (k == 0) return MLSS_OK;
     double *w = (double *) R_alloc((size_t) t, sizeof(double));
     double *C = (double *) R_alloc((size_t) q * t, sizeof(double));
     double *sv = (double *) R_alloc((size_t) k, sizeof(double));
@@ -46,7 +46,7 @@ int mddm_tspace(int t, int q, double mu, const double *s, const double *Q,
     for (int i = 0; i < t; i++) w[i] = 1.0 / sqrt(mu * s[i] * s[i] + (1.0 - mu));
     for (int i = 0; i < t; i++)
         for (int l = 0; l < q; l++) C[IDX(l, i, q)] = Q[IDX(i, l, t)] * w[i];
-    if (svd_right(q, t, C, sv, VT) != 0) return MDDM_ERR_SVD;
+    if (svd_right(q, t, C, sv, VT) != 0) return MLSS_ERR_SVD;
     double top = sv[0] * sv[0];
     while (*rank < k && sv[*rank] * sv[*rank] > ktol * top) {
         values[*rank] = sv[*rank] * sv[*rank];
@@ -54,7 +54,7 @@ int mddm_tspace(int t, int q, double mu, const double *s, const double *Q,
     }
     for (int c = 0; c < *rank; c++)
         for (int i = 0; i < t; i++) F[IDX(i, c, t)] = w[i] * VT[IDX(c, i, k)];
-    return MDDM_OK;
+    return MLSS_OK;
 }
 
 /* The generalised eigenproblem on d x d matrices.  G = Xc'Xc (d x d, upper
@@ -72,8 +72,8 @@ int mddm_direct(int d, int q, double mu, double *G, const double *XtR,
         for (int i = 0; i <= j; i++) G[IDX(i, j, d)] *= mu;
         G[IDX(j, j, d)] += 1.0 - mu;
     }
-    if (sym_eigen_desc(d, G, reltol, &t, l, W) != 0) return MDDM_ERR_EIGEN;
-    if (t == 0) return MDDM_OK;
+    if (sym_eigen_desc(d, G, reltol, &t, l, W) != 0) return MLSS_ERR_EIGEN;
+    if (t == 0) return MLSS_OK;
     for (int c = 0; c < t; c++) {
         double f = 1.0 / sqrt(l[c]);
         for (int i = 0; i < d; i++) W[IDX(i, c, d)] *= f;
@@ -86,11 +86,11 @@ int mddm_direct(int d, int q, double mu, double *G, const double *XtR,
     gemm('N', 'T', d, d, q, 1.0, XtR, d, XtR, d, 0.0, S2, d);
     gemm('N', 'N', d, t, d, 1.0, S2, d, W, d, 0.0, S2W, d);
     gemm('T', 'N', t, t, d, 1.0, W, d, S2W, d, 0.0, M, t);
-    if (sym_eigen_desc(t, M, ktol, rank, ev, E) != 0) return MDDM_ERR_EIGEN;
+    if (sym_eigen_desc(t, M, ktol, rank, ev, E) != 0) return MLSS_ERR_EIGEN;
     if (*rank > kmax) *rank = kmax;
     memcpy(values, ev, sizeof(double) * (size_t) *rank);
     gemm('N', 'N', d, *rank, t, 1.0, W, d, E, t, 0.0, P, d);
-    return MDDM_OK;
+    return MLSS_OK;
 }
 
 /* The dimension to return: k itself (capped at the rank), or, when share > 0,

@@ -5,10 +5,7 @@
 #ifndef MLSS_MDDM_CORE_H
 #define MLSS_MDDM_CORE_H
 
-/* Status codes returned to the glue (0 is success, > 0 is a LAPACK info). */
-#define MDDM_OK 0
-#define MDDM_ERR_SVD -1
-#define MDDM_ERR_EIGEN -2
+#include "status.h"  /* the functions below return its codes */
 
 int mddm_tspace(int t, int q, double mu, const double *s, const double *Q,
                 double ktol, int *rank, double *values, double *F);

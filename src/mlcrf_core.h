@@ -13,9 +13,9 @@
 
 #include "linalg.h"
 
-#define MLCRF_OK 0
-#define MLCRF_NOT_CONVERGED 1   /* maxit reached */
-#define MLCRF_ERR_LBFGS 2       /* lbfgsb() reported an error */
+#define MLCRF_OK MLSS_OK                     /* status.h, through linalg.h */
+#define MLCRF_NOT_CONVERGED MLSS_NOT_CONVERGED  /* maxit reached */
+#define MLCRF_ERR_LBFGS MLSS_STALLED          /* lbfgsb()'s line search failed */
 
 typedef struct {
     mlss_mat X;              /* n x d features */

@@ -9,21 +9,6 @@
 #include "mlls_core.h"
 #include "mlss.h"
 
-void mlls_stop(int status)
-{
-    switch (status) {
-    case MLLS_OK: return;
-    case MLLS_ERR_SVD: Rf_error("mlls: the SVD of the label cross-product failed");
-    case MLLS_ERR_QR: Rf_error("mlls: the QR factorisation of the subspace failed");
-    case MLLS_ERR_CHOL: Rf_error("mlls: the r x r system is not positive definite");
-    case MLLS_ERR_EIGEN: Rf_error("mlls: the eigendecomposition did not converge");
-    case MLLS_ERR_OVERFLOW:
-        Rf_error("mlls: the Gram or kernel matrix overflows (it holds Inf or NaN): "
-                 "rescale 'x', or use a smaller 'gamma' or 'degree'");
-    default: Rf_error("mlls: LAPACK error %d", status);
-    }
-}
-
 /* out (p x k) = basis (p x t) diag(f) A (t x k), f = NULL for the identity. */
 static void basis_times(int p, int t, int k, const double *basis, const double *f,
                         const double *A, double *out)
@@ -49,8 +34,8 @@ static void solve_tspace(mlls_solution *sol, int m, int r, int n, double alpha,
     sol->T = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
     sol->V = (double *) R_alloc((size_t) r * m + 1, sizeof(double));
     R_CheckUserInterrupt();
-    mlls_stop(mlls_tspace(t, m, r, (double) n, sol->dec.s, sol->dec.P, alpha, beta,
-                          sol->G, sol->T, sol->V, &sol->r));
+    mlss_stop(mlls_tspace(t, m, r, (double) n, sol->dec.s, sol->dec.P, alpha, beta,
+                          sol->G, sol->T, sol->V, &sol->r), "mlls");
 }
 
 /* Dual path shared by linear (sparse, d > n) and kernel fits: sol->dec holds
@@ -124,7 +109,7 @@ static void orthonormalize_theta(int d, int m, int r, double *theta, const doubl
                                  double *V)
 {
     if (r == 0) return;
-    if (qr_orthonormalize(d, r, theta) != 0) mlls_stop(MLLS_ERR_QR);
+    if (qr_orthonormalize(d, r, theta) != 0) mlss_stop(MLSS_ERR_QR, "mlls");
     gemm('T', 'N', r, m, d, 1.0, theta, d, U, d, 0.0, V, r);
 }
 
@@ -171,8 +156,8 @@ SEXP mlls_fit(SEXP x, SEXP y, SEXP alpha, SEXP beta, SEXP r, SEXP intercept, SEX
     SEXP fitted = PROTECT(fitted_values(want_fitted, n, m));
     SEXP theta;
     int primal_form;
-    mlls_stop(mlls_decompose_data(&X, mu, Yc, sparse_labels ? &pos : NULL, m, reltol, b,
-                                  Rf_asLogical(dual), &sol.dec, &primal_form));
+    mlss_stop(mlls_decompose_data(&X, mu, Yc, sparse_labels ? &pos : NULL, m, reltol, b,
+                                  Rf_asLogical(dual), &sol.dec, &primal_form), "mlls");
     if (!primal_form) {
         double *A, *B;
         fit_dual(n, m, rr, a, b, &sol, &A, &B, fitted_ptr(fitted));
@@ -217,7 +202,7 @@ SEXP mlls_fit_gram(SEXP kernel, SEXP y, SEXP alpha, SEXP beta, SEXP r,
 
     mlls_solution sol;
     SEXP fitted = PROTECT(fitted_values(want_fitted, n, m));
-    mlls_stop(mlls_decompose_dual(n, K, Yc, m, reltol, &sol.dec));
+    mlss_stop(mlls_decompose_dual(n, K, Yc, m, reltol, &sol.dec), "mlls");
     fit_dual(n, m, rr, a, b, &sol, &A, &B, fitted_ptr(fitted));
     add_to_columns(fitted, n, m, REAL(ycenter));
     SEXP coef = PROTECT(matrix_head(A, n, m));

@@ -46,14 +46,14 @@ static int decompose_gram(int p, double *gram, double tol, mlls_decomp *dec, dou
     dec->s = (double *) R_alloc((size_t) p + 1, sizeof(double));
     dec->basis = (double *) R_alloc((size_t) p * p + 1, sizeof(double));
     int info = sym_eigen_range(p, gram, tol, &dec->t, dec->s, dec->basis, all);
-    if (info == LINALG_NOT_FINITE) return MLLS_ERR_OVERFLOW;
-    if (info != 0) return MLLS_ERR_EIGEN;
+    if (info == MLSS_ERR_NOT_FINITE) return MLSS_ERR_NOT_FINITE;
+    if (info != 0) return MLSS_ERR_EIGEN;
     if (p > 0) {
         double top = fmax(fabs(all[0]), fabs(all[p - 1]));
         dec->lowest = top > 0.0 ? all[p - 1] / top : 0.0;
     }
     for (int i = 0; i < dec->t; i++) dec->s[i] = sqrt(dec->s[i]);
-    return MLLS_OK;
+    return MLSS_OK;
 }
 
 /* The condition number the Gram route sees for every beta >= beta_min
@@ -79,7 +79,7 @@ static int decompose_svd(const mlss_mat *X, const double *Yc, int m, double tol,
     double *A = (double *) R_alloc((size_t) n * d + 1, sizeof(double));
     double *UtY = (double *) R_alloc((size_t) k * m + 1, sizeof(double));
     for (size_t i = 0; i < (size_t) n * d; i++) {
-        if (!R_FINITE(X->x[i])) return MLLS_ERR_OVERFLOW;
+        if (!R_FINITE(X->x[i])) return MLSS_ERR_NOT_FINITE;
         A[i] = X->x[i];
     }
     dec->p = d;
@@ -87,14 +87,14 @@ static int decompose_svd(const mlss_mat *X, const double *Yc, int m, double tol,
     dec->direct = 1;
     dec->s = (double *) R_alloc((size_t) k + 1, sizeof(double));
     dec->basis = (double *) R_alloc((size_t) d * k + 1, sizeof(double));
-    if (svd_thin_data(n, d, A, Yc, m, dec->s, dec->basis, UtY) != 0) return MLLS_ERR_SVD;
+    if (svd_thin_data(n, d, A, Yc, m, dec->s, dec->basis, UtY) != 0) return MLSS_ERR_SVD;
     int t = 0;
     while (t < k && dec->s[t] > tol * dec->s[0]) t++;
     dec->t = t;
     dec->P = (double *) R_alloc((size_t) t * m + 1, sizeof(double));
     for (int l = 0; l < m; l++)
         for (int i = 0; i < t; i++) dec->P[IDX(i, l, t)] = dec->s[i] * UtY[IDX(i, l, k)];
-    return MLLS_OK;
+    return MLSS_OK;
 }
 
 /* P = diag(s) U1'Yc from the dual basis U1 (n x t). */
@@ -120,16 +120,16 @@ int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
     if (dual) gram_outer(X, mu, gram);
     else gram_cross(X, mu, gram);
     int status = decompose_gram(p, gram, tol, dec, all);
-    double cond = status == MLLS_OK ? gram_cond(all, p, k, n, beta_min) : R_PosInf;
-    if (dense && (status == MLLS_ERR_OVERFLOW ||
-                  (status == MLLS_OK && !(cond <= MLLS_GRAM_MAX_COND)))) {
+    double cond = status == MLSS_OK ? gram_cond(all, p, k, n, beta_min) : R_PosInf;
+    if (dense && (status == MLSS_ERR_NOT_FINITE ||
+                  (status == MLSS_OK && !(cond <= MLLS_GRAM_MAX_COND)))) {
         *primal_form = 1;
         status = decompose_svd(X, Yc ? Yc : label_rows_dense(pos), m, tol, dec);
         dec->cond = cond;
         return status;
     }
     dec->cond = cond;
-    if (status != MLLS_OK) return status;
+    if (status != MLSS_OK) return status;
     if (dual) {
         dual_P(n, Yc, m, dec);
     } else {
@@ -141,7 +141,7 @@ int mlls_decompose_data(const mlss_mat *X, const double *mu, const double *Yc,
         dec->P = (double *) R_alloc((size_t) dec->t * m + 1, sizeof(double));
         gemm('T', 'N', dec->t, m, d, 1.0, dec->basis, d, XtY, d, 0.0, dec->P, dec->t);
     }
-    return MLLS_OK;
+    return MLSS_OK;
 }
 
 /* Primal form (basis V1), for every beta >= 0: see mlls_decompose_data(). */
@@ -159,9 +159,9 @@ int mlls_decompose_dual(int n, double *K, const double *Yc, int m, double tol,
 {
     double *all = (double *) R_alloc((size_t) n + 1, sizeof(double));
     int status = decompose_gram(n, K, tol, dec, all);
-    if (status != MLLS_OK) return status;
+    if (status != MLSS_OK) return status;
     dual_P(n, Yc, m, dec);
-    return MLLS_OK;
+    return MLSS_OK;
 }
 
 /* Theta: G (t x r) from the top right singular vectors of C = P' diag(e)
@@ -196,7 +196,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
             memcpy(Mcopy, M, sizeof(double) * (size_t) t * t);
         }
         if (sym_eigen_top(t, full ? Mcopy : M, want, sv, full ? NULL : vec) != 0) {
-            *status = MLLS_ERR_SVD;
+            *status = MLSS_ERR_SVD;
             return 0;
         }
         double cut = m * DBL_EPSILON * (want > 0 ? sv[0] : 0.0);  /* on squares */
@@ -207,7 +207,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
             return t;
         }
         if (full && sym_eigen_top(t, M, want, sv, vec) != 0) {
-            *status = MLLS_ERR_SVD;
+            *status = MLSS_ERR_SVD;
             return 0;
         }
         if (r > rank) r = rank;
@@ -231,7 +231,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
             memcpy(Mcopy, M, sizeof(double) * (size_t) m * m);
         }
         if (sym_eigen_top(m, Mcopy, want, sv, full ? NULL : vec) != 0) {
-            *status = MLLS_ERR_SVD;
+            *status = MLSS_ERR_SVD;
             return 0;
         }
         double cut = t * DBL_EPSILON * (want > 0 ? sv[0] : 0.0);  /* on squares */
@@ -243,7 +243,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
             r = m;
         } else {
             if (full && sym_eigen_top(m, M, want, sv, vec) != 0) {
-                *status = MLLS_ERR_SVD;
+                *status = MLSS_ERR_SVD;
                 return 0;
             }
             if (r > rank) r = rank;
@@ -257,7 +257,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
         for (int i = 0; i < t; i++)
             for (int l = 0; l < m; l++) C[IDX(l, i, m)] = P[IDX(i, l, t)] * e[i];
         if (svd_right(m, t, C, sv, VT) != 0) {
-            *status = MLLS_ERR_SVD;
+            *status = MLSS_ERR_SVD;
             return 0;
         }
         double tol = (m > t ? m : t) * DBL_EPSILON * (k > 0 ? sv[0] : 0.0);
@@ -266,7 +266,7 @@ static int mlls_theta(int t, int m, int r, const double *P, const double *PPt, i
         for (int c = 0; c < r; c++)
             for (int i = 0; i < t; i++) G[IDX(i, c, t)] = D[i] * VT[IDX(c, i, k)];
     }
-    if (!orthonormal && qr_orthonormalize(t, r, G) != 0) *status = MLLS_ERR_QR;
+    if (!orthonormal && qr_orthonormalize(t, r, G) != 0) *status = MLSS_ERR_QR;
     return r;
 }
 
@@ -281,7 +281,7 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
                    const double *PPt, int fast, double alpha, double beta, double *G,
                    double *T, double *V, int *r_used)
 {
-    int status = MLLS_OK;
+    int status = MLSS_OK;
     /* Scale invariance: with (s, P, alpha, beta) divided by (c, c, c^2, c^2),
      * Theta is unchanged and T, V are multiplied by c.  A power of two c near
      * max(s_1 / sqrt(n), sqrt(beta)) keeps every a_i = s_i^2/n + beta below
@@ -339,7 +339,7 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
     else
         r = mlls_theta(t, m, r, P, PPt, fast, raw, e, D, G, &status);
     *r_used = r;
-    if (status != MLLS_OK) return status;
+    if (status != MLSS_OK) return status;
 
     size_t tm = (size_t) t * m;
     double *W = (double *) R_alloc((size_t) r * m + 1, sizeof(double));
@@ -383,7 +383,7 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
             for (int i = 0; i < t; i++) Gs[IDX(i, c, t)] = a[i] * G[IDX(i, c, t)];
         gemm('T', 'N', r, r, t, 1.0, G, t, Gs, t, 0.0, S, r);
         gemm('T', 'N', r, m, t, 1.0 / n, G, t, P, t, 0.0, W, r);
-        if (chol_solve(r, S, m, W) != 0) return MLLS_ERR_CHOL;
+        if (chol_solve(r, S, m, W) != 0) return MLSS_ERR_CHOL;
         gemm('N', 'N', t, m, r, 1.0, G, t, W, r, 0.0, T, t);
     } else {
         /* (L - alpha GG')^{-1} = L^{-1} + alpha L^{-1}G S^{-1} G'L^{-1} with
@@ -398,7 +398,7 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
                     Gs[IDX(i, c, t)] = G[IDX(i, c, t)] * a[i] / (a[i] + alpha);
             gemm('T', 'N', r, r, t, 1.0, G, t, Gs, t, 0.0, S, r);
             gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, W, r);
-            if (chol_solve(r, S, m, W) != 0) return MLLS_ERR_CHOL;
+            if (chol_solve(r, S, m, W) != 0) return MLSS_ERR_CHOL;
             for (int c = 0; c < r; c++)
                 for (int i = 0; i < t; i++)
                     Gs[IDX(i, c, t)] = alpha * G[IDX(i, c, t)] / (a[i] + alpha);
@@ -407,5 +407,5 @@ int mlls_tspace_pp(int t, int m, int r, double n, const double *s_in, const doub
     }
     for (size_t i = 0; i < (size_t) t * m; i++) T[i] /= c;
     if (V) gemm('T', 'N', r, m, t, 1.0, G, t, T, t, 0.0, V, r);  /* NULL: not wanted */
-    return MLLS_OK;
+    return MLSS_OK;
 }

@@ -5,13 +5,7 @@
 
 #include "linalg.h"
 
-/* Status codes returned to the glue (0 is success, > 0 is a LAPACK info). */
-#define MLLS_OK 0
-#define MLLS_ERR_SVD -1
-#define MLLS_ERR_QR -2
-#define MLLS_ERR_CHOL -3
-#define MLLS_ERR_EIGEN -4
-#define MLLS_ERR_OVERFLOW -5  /* the Gram or kernel matrix holds Inf or NaN */
+/* The functions below return the codes of status.h (through linalg.h). */
 
 /* The decomposition of the centred data, Xc = U1 diag(s) V1', that every
  * (alpha, beta) shares: s, the basis (V1, d x t, in the primal form; U1,

@@ -38,7 +38,7 @@ SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss
     int status = mlml_solve(n, m, REAL(y), Rf_asInteger(loss), &S, REAL(SC), Rf_asReal(beta),
                             Rf_asReal(gamma), Rf_asReal(step), maxit, Rf_asReal(tol), REAL(Z),
                             trace, &iter, work);
-    if (status < 0) Rf_error("internal: bad arguments to the MLML solver");
+    if (MLSS_FAILED(status)) mlss_stop(status, "mlml");
     SET_VECTOR_ELT(res, 0, Z);
     SET_VECTOR_ELT(res, 1, numeric_copy(trace, iter + 1));
     SET_VECTOR_ELT(res, 2, Rf_ScalarInteger(iter));

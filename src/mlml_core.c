@@ -54,17 +54,17 @@ int mlml_solve(int n, int m, const double *Y, int loss, const mlml_graph *SX,
 {
     if (n < 1 || m < 1 || SX->n != n || !(step > 0.0) || max_iter < 0 || beta < 0.0 ||
         gamma < 0.0)
-        return -1;
+        return MLSS_ERR_ARG;
     size_t nm = (size_t) n * m;
     double *P = work, *Q = work + nm;
-    int status = 1;
+    int status = MLSS_NOT_CONVERGED;
     double delta = 0.0;   /* the largest move of an entry in the last step */
     *iter = 0;
     for (int it = 0;; it++) {
         trace[it] = products(n, m, Y, loss, SX, SC, beta, gamma, Z, P, Q);
         *iter = it;
         if (it > 0 && delta <= tol) {
-            status = 0;
+            status = MLSS_OK;
             break;
         }
         if (it == max_iter) break;

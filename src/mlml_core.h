@@ -3,6 +3,8 @@
 #ifndef MLML_CORE_H
 #define MLML_CORE_H
 
+#include "status.h"
+
 /* The instance graph: the symmetric normalised adjacency S_X = D^-1/2 W D^-1/2
  * (n x n, zero diagonal) in compressed-column form (also its rows). */
 typedef struct {
@@ -19,8 +21,9 @@ enum { MLML_LOSS_LINEAR = 0, MLML_LOSS_SQUARED = 1 };
  *   loss = -<Y, Z> (linear) or 1/2 sum over observed (Z - Y)^2 (squared),
  * Y n x m with +1 / -1 observed and 0 missing.  Steps Z <- P(Z - step grad f).
  * Z holds the start on entry and the solution on exit; trace[0..*iter]
- * the objective at each iterate.  Returns 0 (converged: no entry moved by
- * more than tol in the last step), 1 (max_iter reached), -1 (bad arguments). */
+ * the objective at each iterate.  Returns MLSS_OK (converged: no entry moved by
+ * more than tol in the last step), MLSS_NOT_CONVERGED (max_iter reached) or
+ * MLSS_ERR_ARG (bad arguments): status.h. */
 int mlml_solve(int n, int m, const double *Y, int loss, const mlml_graph *SX,
                const double *SC, double beta, double gamma, double step, int max_iter,
                double tol, double *Z, double *trace, int *iter, double *work);

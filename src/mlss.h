@@ -5,6 +5,7 @@
 #include <Rinternals.h>
 #include "linalg.h"
 #include "textparse.h"
+#include "status.h"
 
 /* glue.c */
 mlss_mat unpack_matrix(SEXP nat, const char *arg);
@@ -16,9 +17,7 @@ double *centred_targets(SEXP y, int centre, double *mean, label_rows *pos, int *
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
 SEXP numeric_copy(const double *a, int len);
-
-/* mlls.c */
-void mlls_stop(int status);
+void mlss_stop(int status, const char *who);
 
 /* thresholds.c: the chance rule's level passed from R, checked */
 double chance_level_arg(SEXP level);
@@ -62,8 +61,6 @@ SEXP l2svm_primal_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
                            SEXP max_iter, SEXP init);
 SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP eps,
                      SEXP max_iter, SEXP alpha0, SEXP w0);
-SEXP br_path(SEXP spec, SEXP y, SEXP costs, SEXP weight, SEXP learner, SEXP loss,
-             SEXP eps, SEXP max_iter);
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,

@@ -36,3 +36,12 @@ int mlss_thread_count(int requested)
     return 1;
 #endif
 }
+
+int mlss_thread_num(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}

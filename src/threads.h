@@ -9,5 +9,7 @@
 
 void mlss_threads_init(void);        /* from R_init_mlss(): records the loading process */
 int mlss_thread_count(int requested); /* >= 1; 1 without OpenMP */
+int mlss_thread_num(void);           /* inside a parallel loop: this thread's index,
+                                      * 0 .. count - 1, for its scratch; 0 without OpenMP */
 
 #endif

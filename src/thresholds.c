@@ -39,22 +39,45 @@ SEXP f1_thresholds(SEXP score, SEXP y, SEXP level)
     return res;
 }
 
-/* cv_point_thresholds_call() (cv_mlls.c) by the sorted route only: the
- * reference the tests and bench/thresholds.R compare the fast route with. */
-SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds,
-                                     SEXP nthreads, SEXP level)
+/* The two routes of the out-of-fold thresholds of thresholds_core.c. */
+typedef void (*point_route)(int n, int m, int nfolds, const double *score, const int *y,
+                            const int *foldid, double *thr, double *f1, int nthreads,
+                            double level);
+
+/* score: n x m out-of-fold scores of one grid point; y: n x m logical;
+ * foldid in 1..nfolds; level: the chance rule's.  Returns the m x (nfolds + 2)
+ * matrix of the thresholds chosen on the folds other than k (column k), the
+ * one on all folds, and the F1 of that one (last column). */
+static SEXP point_thresholds(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads,
+                             SEXP level, point_route route)
 {
     double lv = chance_level_arg(level);
     int nf = Rf_asInteger(nfolds);
     if (!Rf_isReal(score) || !Rf_isMatrix(score) || !Rf_isLogical(y) ||
         !Rf_isInteger(foldid) || nf < 1)
-        Rf_error("internal: bad arguments to cv_point_thresholds_sorted");
+        Rf_error("internal: bad arguments to the out-of-fold thresholds");
     int n = Rf_nrows(score), m = Rf_ncols(score);
     if (Rf_nrows(y) != n || Rf_ncols(y) != m || XLENGTH(foldid) != n)
-        Rf_error("internal: bad dimensions in cv_point_thresholds_sorted");
+        Rf_error("internal: bad dimensions in the out-of-fold thresholds");
     SEXP thr = PROTECT(Rf_allocMatrix(REALSXP, m, nf + 2));
-    cv_point_thresholds_sorted(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
-                               REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads), lv);
+    route(n, m, nf, REAL(score), LOGICAL(y), INTEGER(foldid), REAL(thr),
+          REAL(thr) + (size_t) m * (nf + 1), Rf_asInteger(nthreads), lv);
     UNPROTECT(1);
     return thr;
+}
+
+/* The engine's route (the fast one where it applies). */
+SEXP cv_point_thresholds_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds, SEXP nthreads,
+                              SEXP level)
+{
+    return point_thresholds(score, y, foldid, nfolds, nthreads, level, cv_point_thresholds);
+}
+
+/* The sorted route only: the reference the tests and bench/thresholds.R
+ * compare the fast route with. */
+SEXP cv_point_thresholds_sorted_call(SEXP score, SEXP y, SEXP foldid, SEXP nfolds,
+                                     SEXP nthreads, SEXP level)
+{
+    return point_thresholds(score, y, foldid, nfolds, nthreads, level,
+                            cv_point_thresholds_sorted);
 }

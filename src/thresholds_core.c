@@ -23,9 +23,6 @@
 #include <stdint.h>
 #include <string.h>
 #include "threads.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include "linalg.h"
 #include "thresholds_core.h"
 
@@ -539,10 +536,7 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
 #endif
     for (int l = 0; l < m; l++) {
-        int me = 0;
-#ifdef _OPENMP
-        me = omp_get_thread_num();
-#endif
+        int me = mlss_thread_num();
         const double *sl = score + IDX(0, l, n);
         const int *yl = y + IDX(0, l, n);
         f1_work w = {.maxpos = maxpos, .ngroups = ngroups, .dbl = wdbl + nd * me,

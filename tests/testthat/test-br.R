@@ -105,23 +105,6 @@ test_that("warm starts reach the cold-start solutions", {
   }
 })
 
-test_that("br_path_scores() gives the validation scores of separate fits", {
-  d <- baseline_data(n = 80)
-  tr <- 1:60
-  costs <- c(1, 0.01, 0.1)   # not sorted: the result follows this order
-  for (learner in c("ridge", "logistic", "svm")) {
-    ps <- mlss:::br_path_scores(d$X[tr, ], d$Y[tr, ], d$X[-tr, ], costs, learner = learner,
-                                tol = 1e-10, max_iter = 1e5)
-    expect_length(ps, 3)
-    for (k in seq_along(costs)) {
-      fit <- br(d$X[tr, ], d$Y[tr, ], learner = learner, cost = costs[k], tol = 1e-10,
-                max_iter = 1e5)
-      expect_equal(ps[[k]], predict(fit, d$X[-tr, ], type = "score"), tolerance = 1e-6, ignore_attr = TRUE)
-    }
-    expect_false(any(attr(ps, "status")))
-  }
-})
-
 test_that("LiblineaR gives the same models at the same cost", {
   skip_if_not_installed("LiblineaR")
   d <- baseline_data()

@@ -54,3 +54,31 @@ test_that("every iterative solver warns of non-convergence with one class", {
   expect_identical(sum(hit), 1L)
   expect_match(msgs[hit], "\\(3 fits in this cv_lewl\\(\\) did not converge")
 })
+
+test_that("na_labels = \"keep\" is the deprecated spelling of \"observed\": one classed warning per session", {
+  rm(list = ls(mlss:::deprecated_seen), envir = mlss:::deprecated_seen)
+  set.seed(5)
+  n <- 30
+  x <- matrix(rnorm(n * 3), n, 3)
+  y <- matrix(runif(n * 2) < 0.5, n, 2)
+  y[c(1, 12), 1] <- NA
+  foldid <- rep(1:3, 10)
+  fit <- function(x, y, w) structure(list(w = w), class = "toy")
+  pred <- function(object, newx) newx[, 1:2] * object$w
+  new <- ml_cv(x, y, fit, list(w = c(1, 2)), predict = pred, foldid = foldid,
+               progress = FALSE, na_labels = "observed")
+  expect_warning(old <- ml_cv(x, y, fit, list(w = c(1, 2)), predict = pred, foldid = foldid,
+                              progress = FALSE, na_labels = "keep"),
+                 class = "mlss_deprecated")
+  expect_equal(old$cvm, new$cvm)
+  # once per session: the second use is silent, in ml_compare() too
+  expect_warning(suppressMessages(ml_cv(x, y, fit, list(w = 1), predict = pred,
+                                        foldid = foldid, progress = FALSE,
+                                        na_labels = "keep")), NA)
+  m <- list(br = function(x, y) br(x, y, na_labels = "observed"))
+  expect_equal(ml_compare(x, y, m, foldid = foldid, progress = FALSE, na_labels = "keep"),
+               ml_compare(x, y, m, foldid = foldid, progress = FALSE, na_labels = "observed"))
+  w <- tryCatch(mlss:::warn_deprecated("old = 1", "new = 1", "f"), warning = identity)
+  expect_s3_class(w, c("mlss_deprecated", "deprecatedWarning"))
+  expect_match(conditionMessage(w), "^f\\(\\): old = 1 is deprecated; write new = 1")
+})

@@ -47,7 +47,7 @@ test_that("a measure undefined on a fold at every grid point is an error, not a 
   fit <- function(x, y, w) structure(list(w = w), class = "toy")
   pred <- function(object, newx) cbind(newx, newx[, 1]) * object$w
   expect_error(ml_cv(x, y, fit, list(w = c(1, 2)), predict = pred, foldid = foldid,
-                     na_labels = "keep", progress = FALSE),
+                     na_labels = "observed", progress = FALSE),
                "undefined on some fold at every grid point")
 })
 
@@ -68,7 +68,7 @@ test_that("training thresholds with missing labels: every fold and grid point by
   grid <- list(w = c(0.5, 1, 2))
   for (sel in c("best", "1se")) {
     cv <- ml_cv(x, y, fit, grid, predict = pred, foldid = foldid, thresholds = "train",
-                na_labels = "keep", measure = "macro_f1", select = sel, progress = FALSE)
+                na_labels = "observed", measure = "macro_f1", select = sel, progress = FALSE)
     for (g in 1:3) for (k in 1:4) {
       tr <- foldid != k
       model <- fit(x[tr, ], y[tr, ], grid$w[g])

@@ -109,3 +109,36 @@ test_that("as_labels() keeps, refuses or negates missing labels as asked", {
   expect_error(as_labels(y, 3, fun = "mlls"), "mlls\\(na_labels = \"negative\"\\)")
   expect_error(as_labels(y, 3, "pred"), "^'pred' contains NA$")
 })
+
+test_that("the pair of numeric checkers: bounds, finiteness, whole numbers, one wording", {
+  num <- mlss:::check_number
+  whole <- mlss:::check_whole
+  # each value against the bounds it must meet, by hand
+  expect_identical(num(0.5, "a", 0, 1), 0.5)
+  expect_identical(num(1L, "a", 0, 1), 1)
+  for (bad in list(-0.1, 1.1, NA, NaN, "0.5", c(0.1, 0.2), numeric(0)))
+    expect_error(num(bad, "a", 0, 1), "^'a' must be a single number in \\[0, 1\\]$")
+  expect_error(num(0, "s", 0, above = TRUE), "^'s' must be a single positive number$")
+  expect_identical(num(1e-300, "s", 0, above = TRUE), 1e-300)
+  expect_error(num(Inf, "s", 0, above = TRUE), "single positive number")
+  expect_identical(num(Inf, "p", 0, finite = FALSE), Inf)
+  expect_error(num(0, "q", 0, finite = FALSE, above = TRUE),
+               "^'q' must be a single number > 0 \\(Inf allowed\\)$")
+  expect_error(num(-1, "p", 0, finite = FALSE), "^'p' must be a single number >= 0 \\(Inf allowed\\)$")
+  expect_error(num(Inf, "t", 0), "^'t' must be a single finite number >= 0$")
+  expect_identical(num(0, "t", 0), 0)
+  expect_error(num(-1, "t", 0, what = "what I say"), "^'t' must be what I say$")
+  expect_identical(whole(3, "k"), 3L)
+  expect_identical(whole(1e10, "r"), 1e10)   # beyond the integers: as it is
+  expect_identical(whole(Inf, "r"), Inf)
+  for (bad in list(0, 2.5, NA, -Inf, "3", c(1, 2)))
+    expect_error(whole(bad, "k"), "^'k' must be a whole number >= 1$")
+  expect_error(whole(6, "k", 1, 5), "^'k' must be a whole number from 1 to 5$")
+  expect_identical(whole(5, "k", 1, 5), 5L)
+  # the checkers built on them keep their words
+  expect_error(mlss:::check_count(2^31, "n"), "^'n' must be a whole number >= 1$")
+  expect_identical(mlss:::check_count(2^31 - 1, "n"), .Machine$integer.max)
+  expect_error(mlss:::check_max_iter(0), "^'max_iter' must be a whole number >= 1$")
+  expect_error(mlss:::check_k(Inf, 10), "'k' = Inf is too large")
+  expect_error(mlss:::check_n_chunks(Inf), "'n_chunks' must be the number of chunks")
+})

@@ -90,7 +90,7 @@ test_that("ml_cv() passes NA to fit only when asked, and scores observed entries
   expect_error(ml_cv(x, d$Y, fit, list(w = 1), predict = pred, foldid = foldid,
                      progress = FALSE), "ml_cv\\(na_labels = \"negative\"\\)")
   cv <- ml_cv(x, d$Y, fit, list(w = c(1, -1)), predict = pred, foldid = foldid,
-              progress = FALSE, na_labels = "keep")
+              progress = FALSE, na_labels = "observed")
   expect_true(all(seen))
   # by hand: thresholds on the other folds' observed rows, macro F1 on the fold's
   for (g in 1:2) {
@@ -108,7 +108,7 @@ test_that("ml_cv() passes NA to fit only when asked, and scores observed entries
   expect_false(any(seen))
   expect_equal(cv2$cvfold, cv$cvfold)   # the truth scored is the same
   cv3 <- ml_cv(x, d$Y, fit, list(w = c(1, -1)), predict = pred, foldid = foldid,
-               progress = FALSE, na_labels = "keep", thresholds = "train")
+               progress = FALSE, na_labels = "observed", thresholds = "train")
   s <- pred(list(w = 1), x)
   thr <- f1_thresholds(s[foldid != 1, ], d$Y[foldid != 1, ])$threshold
   expect_equal(cv3$cvfold[1, 1],
@@ -247,7 +247,7 @@ test_that("cv_*(na_labels = \"negative\") fit on FALSE, score observed entries",
   gb <- ml_cv(d$x, d$yna, function(x, y, cost) br(x, y, learner = "logistic", cost = cost,
                                                   na_labels = "observed"),
               grid = list(cost = c(0.1, 1)), foldid = foldid, progress = FALSE,
-              na_labels = "keep")
+              na_labels = "observed")
   expect_equal(unname(cb$cvfold), unname(gb$cvfold), tolerance = 1e-6)
   cs <- cv_ssmddm(d$x, d$yna, k = 2, alpha = 1, beta = c(0.01, 1), r = 1, foldid = foldid,
                   progress = FALSE, na_labels = "negative")

@@ -120,3 +120,12 @@ test_that("pcc() prediction by sampling stays interruptible inside one instance"
   expect_match(err, "time limit")
   expect_lt(proc.time()[["elapsed"]] - t0, 20)
 })
+
+test_that("a core's failure code reaches the user as one clear error (src/status.h, mlss_stop())", {
+  # a sparse x goes through its Gram matrix in C, which overflows at 1e200:
+  # MLSS_ERR_NOT_FINITE, raised by mlss_stop() naming the method and the fix
+  d <- ovf_data(30)
+  xs <- Matrix::Matrix(d$x * 1e200, sparse = TRUE)
+  expect_error(mlls(xs, d$y, alpha = 1, beta = 1),
+               "^mlls: the Gram or kernel matrix overflows .*rescale 'x'")
+})
