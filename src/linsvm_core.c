@@ -90,15 +90,32 @@ double linsvm_relative_gap(const lin_rows *D, const double *y, const double *wei
  * dual, so the dual objective never increases.  Once coordinate descent has
  * found the bounds of the optimum, one step reaches it.  Skipped when F has
  * more than LINSVM_FACE_MAX variables or its matrix is not positive definite
- * in double precision, or when F has more variables than there are
- * dimensions.  Returns 1 when a step was taken. */
+ * in double precision, when F has more variables than there are
+ * dimensions, or when the step would cost more than `budget` multiply-adds.
+ * Returns 1 when a step was taken. */
 #define LINSVM_FACE_MAX 2000
 #define LINSVM_NEWTON_EVERY 20
+static int face_newton_work(const lin_rows *D, const double *sign, const double *diag,
+                            const double *upper, double *alpha, double *w, double budget);
+
 static int face_newton(const lin_rows *D, const double *sign, const double *diag,
-                       const double *upper, double *alpha, double *w)
+                       const double *upper, double *alpha, double *w, double budget)
+{
+    const void *vmax = vmaxget();                     /* its scratch freed on return */
+    int taken = face_newton_work(D, sign, diag, upper, alpha, w, budget);
+    vmaxset(vmax);
+    return taken;
+}
+
+static int face_newton_work(const lin_rows *D, const double *sign, const double *diag,
+                            const double *upper, double *alpha, double *w, double budget)
 {
     int n = D->n, p = lin_dim(D), f = 0;
     for (int i = 0; i < n; i++) if (alpha[i] > 0 && alpha[i] < upper[i]) f++;
+    /* its cost, forming and factoring the face's matrix, in multiply-adds */
+    double per_row = D->ind ? (double) D->ptr[n] / (n > 0 ? n : 1) : (double) D->d;
+    per_row += D->q + 1;
+    if ((double) f * f * per_row + (double) f * f * f / 3.0 + (double) f * p > budget) return 0;
     /* more free variables than dimensions: not the optimum's face, whose free
      * variables sit on the margin (y_i w'x~_i = 1, generically at most p of
      * them), and a singular system */
@@ -168,6 +185,8 @@ int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double 
     double eps_now = eps;
     box(y, weight, C, loss, n, sign, diag, upper);
     for (int i = 0; i < n; i++) cost[i] = C * (weight ? weight[i] : 1.0);
+    /* the multiply-adds of one sweep */
+    double work = (D->ind ? (double) D->ptr[n] : (double) n * D->d) + (double) n * (D->q + 1);
 
     memset(w, 0, sizeof(double) * (size_t) p);
     for (int i = 0; i < n; i++) {
@@ -220,7 +239,9 @@ int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double 
         }
         k++;
         if (k % 10 == 0) R_CheckUserInterrupt();
-        if (k % LINSVM_NEWTON_EVERY == 0 && face_newton(D, sign, diag, upper, alpha, w)) {
+        /* periodic steps cost at most 5 times the sweeps between them */
+        if (k % LINSVM_NEWTON_EVERY == 0 &&
+            face_newton(D, sign, diag, upper, alpha, w, 5.0 * LINSVM_NEWTON_EVERY * work)) {
             active = n;                               /* the bounds may change: check all */
             PGmax_old = HUGE_VAL;
             PGmin_old = -HUGE_VAL;
@@ -236,7 +257,10 @@ int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double 
                  * moved nothing cannot close the gap: a stall. */
                 double primal, gap = gap_at(D, sign, diag, cost, loss, alpha, w, &primal);
                 if (!(primal > 0) || gap <= LINSVM_GAP_TOL * primal) { status = LINSVM_OK; break; }
-                if (face_newton(D, sign, diag, upper, alpha, w)) moved = 1;
+                /* a step costing at most half the work done so far (or the
+                 * periodic budget) */
+                double budget = fmax(5.0 * LINSVM_NEWTON_EVERY, 0.5 * k) * work;
+                if (face_newton(D, sign, diag, upper, alpha, w, budget)) moved = 1;
                 if (!moved) { status = LINSVM_STALLED; break; }
                 double spread = PGmax_new - PGmin_new;
                 eps_now = 0.1 * (spread < eps_now ? spread : eps_now);
