@@ -81,9 +81,12 @@ ci-deps:
 	sh tools/ci-deps.sh
 
 # Mutation testing (slow, not for CI): every mutant of tools/mutants.dcf must
-# make the suite fail.  MUTANTS=a,b runs some; SHARED=present uses ../shared.
+# make the suite fail.  MUTANTS=a,b runs some; SHARED=present uses ../shared;
+# MUTANTS_JOBS=2 runs two mutants at a time; MUTANTS_BASE=skip does not run
+# the whole suite on the unmutated package first.
 mutants:
-	MUTANTS="$(MUTANTS)" SHARED="$(or $(SHARED),absent)" $(RSCRIPT) tools/mutants.R
+	MUTANTS="$(MUTANTS)" SHARED="$(or $(SHARED),absent)" MUTANTS_JOBS="$(or $(MUTANTS_JOBS),1)" \
+	  MUTANTS_BASE="$(or $(MUTANTS_BASE),run)" $(RSCRIPT) tools/mutants.R
 
 bench: install
 	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done

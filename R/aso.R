@@ -21,8 +21,9 @@
 #'   with \eqn{c_1^2 = 1/(2n(\alpha+\beta))}{c1^2 = 1/(2n(alpha + beta))} and
 #'   \eqn{c_1^2 + c_2^2 = 1/(2n\beta)}{c1^2 + c2^2 = 1/(2n beta)}, whose plain
 #'   L2 penalty is exactly the penalty above (the intercept is a penalised
-#'   constant feature, as in [br()]); it is solved by the dual coordinate
-#'   descent of [br()], warm-started from the previous alternation.  The
+#'   constant feature, as in [br()]); it is solved as [br()] solves it (the
+#'   squared hinge by the primal trust-region Newton method, the hinge by
+#'   dual coordinate descent), warm-started from the previous alternation.  The
 #'   dual solver needs `beta > 0`; ASO proper is the limit `beta -> 0`,
 #'   approached by the default `beta = alpha / 100`.
 #' * `"ls"`: the squared loss on labels coded \eqn{\pm 1}{+1/-1}, with `beta =
@@ -54,7 +55,13 @@
 #'   stops.
 #' @param max_iter Most alternations.
 #' @param svm_tol,svm_max_iter Settings of the SVM solver in step 1, see
-#'   `tol` and `max_iter` of [br()].
+#'   `tol` and `max_iter` of [br()] (sweeps or Newton steps: 10000, as the
+#'   hinge's dual coordinate descent needs more than 1000 sweeps on the first
+#'   alternations when `beta` is small).  The SVMs of the last alternation
+#'   warn when they stop short of their optimum; `svm_gap` (hinge: the
+#'   relative duality gap) and `svm_grad_norm` (squared hinge: the norm of
+#'   the gradient) say how close each label's is, and `dual` holds the
+#'   hinge's dual variables.
 #' @param data,subset,na.action For the formula method, as in [lm()]. `na.action` applies to the features
 #'   only: a row whose only `NA` is a label is kept, and its missing labels
 #'   follow the rule of the section Missing labels.
@@ -84,7 +91,7 @@ aso_svm <- function(x, ...) UseMethod("aso_svm")
 #' @export
 aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
                             loss = c("hinge", "squared_hinge", "ls"), tol = 1e-3,
-                            max_iter = 100L, svm_tol = 0.01, svm_max_iter = 1000L,
+                            max_iter = 100L, svm_tol = 0.01, svm_max_iter = 10000L,
                             na_labels = c("refuse", "negative"), ...) {
   call <- match.call()
   call[[1L]] <- quote(aso_svm)
@@ -124,7 +131,9 @@ aso_svm.default <- function(x, y, alpha, beta = NULL, r = NULL,
   linear_finish(fit, x, y, call, "aso_svm",
                 settings = list(alpha = alpha, beta = beta, loss = loss),
                 extra = list(Theta = Theta, objective = fit$objective,
-                             n_iter = length(fit$objective), converged = fit$converged))
+                             n_iter = length(fit$objective), converged = fit$converged,
+                             svm_gap = fit$svm_gap, svm_grad_norm = fit$svm_grad_norm)[
+                  c(TRUE, TRUE, TRUE, TRUE, !is.null(fit$svm_gap), !is.null(fit$svm_grad_norm))])
 }
 
 #' @rdname aso_svm
@@ -136,7 +145,10 @@ aso_theta <- function(U, r) {
   t(svd(U, nu = r, nv = 0)$u)
 }
 
-# The SVM losses: step 1 is br's SVM solver on (c1 x, c2 Theta x, 1).
+# The SVM losses: step 1 is br's SVM solver on (c1 x, c2 Theta x, 1): the
+# squared hinge by the primal trust-region Newton solver (scale-robust), the
+# hinge by dual coordinate descent (its duality gap reported), each warm-started
+# from the previous alternation.
 aso_hinge <- function(x, y, alpha, beta, r, loss, tol, max_iter, svm_tol, svm_max_iter) {
   n <- nrow(x)
   d <- ncol(x)
@@ -147,9 +159,17 @@ aso_hinge <- function(x, y, alpha, beta, r, loss, tol, max_iter, svm_tol, svm_ma
   storage.mode(ypm) <- "double"
   code <- svm_loss_code(loss)
   cost <- rep(1, m)
+  step <- function(spec, prev, p) {
+    if (loss == "squared_hinge") {
+      W0 <- if (!is.null(prev) && nrow(prev$W) == p) prev$W
+      .Call(C_l2svm_primal_fit_call, spec, ypm, cost, NULL, svm_tol, svm_max_iter, W0)
+    } else {
+      .Call(C_linsvm_fit_call, spec, ypm, cost, NULL, code, svm_tol, svm_max_iter,
+            prev$alpha, NULL)
+    }
+  }
   # Theta = 0: independent SVMs on c1 x
-  res <- .Call(C_linsvm_fit_call, linear_spec(x, xscale = c1), ypm, cost, NULL, code,
-               svm_tol, svm_max_iter, NULL, NULL)
+  res <- step(linear_spec(x, xscale = c1), NULL, d + 1L)
   U <- c1 * res$W[seq_len(d), , drop = FALSE]
   b <- res$W[d + 1L, ]
   objective <- numeric()
@@ -157,8 +177,7 @@ aso_hinge <- function(x, y, alpha, beta, r, loss, tol, max_iter, svm_tol, svm_ma
   for (it in seq_len(max_iter)) {
     Theta <- aso_theta(U, r)
     Z <- c2 * as.matrix(x %*% t(Theta))
-    res <- .Call(C_linsvm_fit_call, linear_spec(x, Z, xscale = c1), ypm, cost, NULL, code,
-                 svm_tol, svm_max_iter, res$alpha, NULL)
+    res <- step(linear_spec(x, Z, xscale = c1), res, d + r + 1L)
     U <- c1 * res$W[seq_len(d), , drop = FALSE] +
       c2 * crossprod(Theta, res$W[d + seq_len(r), , drop = FALSE])
     b <- res$W[d + r + 1L, ]
@@ -169,8 +188,14 @@ aso_hinge <- function(x, y, alpha, beta, r, loss, tol, max_iter, svm_tol, svm_ma
       break
     }
   }
+  # the SVMs of the last alternation: their status, and how close they are
+  warn_not_converged(res$status, colnames(y))
   list(W = U, intercept = b, Theta = Theta, link = "identity", iter = res$iter,
-       objective = objective, converged = converged)
+       objective = objective, converged = converged,
+       dual = if (loss == "hinge") res$alpha,
+       svm_gap = if (loss == "hinge") stats::setNames(res$gap, colnames(y)),
+       svm_grad_norm = if (loss == "squared_hinge")
+         stats::setNames(res$grad_norm, colnames(y)))
 }
 
 # The ASO objective of the SVM losses (the intercept's penalty included, as

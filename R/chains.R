@@ -53,6 +53,9 @@
 #'   \item{order}{the label names in chain order.}
 #'   \item{cost, tol, iter, status}{the settings, and per label the solver's
 #'     Newton steps and status (0 converged).}
+#'   \item{grad_norm}{per label, the norm of the gradient of its link's
+#'     logistic objective (features, previous labels and intercept) at the
+#'     returned weights.}
 #'   \item{inference, beam_width, n_samples}{`pcc()` only: the prediction
 #'     defaults.}
 #'   \item{labels, features, n_pos, nobs, call}{as for [br()].}
@@ -192,6 +195,7 @@ chain_model <- function(x, y, order, cost, tol, max_iter, init, call, class) {
                  order = labels[idx], cost = stats::setNames(cost, labels), tol = tol,
                  iter = stats::setNames(res$iter[back], labels),
                  status = stats::setNames(res$status[back], labels),
+                 grad_norm = stats::setNames(res$grad_norm[back], labels),
                  labels = labels, features = colnames(x), n_pos = colSums(y),
                  nobs = nrow(y), call = call),
             c(class, "chain"), n_features = d,

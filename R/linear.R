@@ -91,6 +91,7 @@ br_fit <- function(x, y, learner, cost, loss, intercept, tol, max_iter, init = N
   out$iter <- res$iter
   out$status <- res$status
   out$grad_norm <- res$grad_norm
+  out$dual_gap <- res$gap
   out
 }
 

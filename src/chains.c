@@ -9,7 +9,7 @@
 
 /* spec: linear_spec(x, bias) (no z block); y: n x m double +-1 in chain order;
  * cost: m; init: (d + m + 1) x m starting weights or NULL (see chain_fit()).
- * Returns list(W = (d + m + 1) x m, iter = m, status = m). */
+ * Returns list(W = (d + m + 1) x m, iter = m, status = m, grad_norm = m). */
 SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init)
 {
     lin_rows X = build_rows(spec);
@@ -22,9 +22,10 @@ SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init
                              Rf_nrows(init) != ld || Rf_ncols(init) != m))
         Rf_error("internal: init must be a %d x %d double matrix", ld, m);
 
-    const char *names[] = {"W", "iter", "status", ""};
+    const char *names[] = {"W", "iter", "status", "grad_norm", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP W = PROTECT(Rf_allocMatrix(REALSXP, ld, m));
+    SEXP gn = PROTECT(Rf_allocVector(REALSXP, m));
     SEXP iters = PROTECT(Rf_allocVector(INTSXP, m));
     SEXP status = PROTECT(Rf_allocVector(INTSXP, m));
     if (Rf_isNull(init)) memset(REAL(W), 0, sizeof(double) * (size_t) ld * m);
@@ -32,11 +33,12 @@ SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init
     double *zbuf = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
     double *wbuf = (double *) R_alloc((size_t) ld, sizeof(double));
     chain_fit(&X, m, REAL(y), REAL(cost), Rf_asReal(eps), maxit, REAL(W), INTEGER(iters),
-              INTEGER(status), zbuf, wbuf);
+              INTEGER(status), REAL(gn), zbuf, wbuf);
     SET_VECTOR_ELT(res, 0, W);
     SET_VECTOR_ELT(res, 1, iters);
     SET_VECTOR_ELT(res, 2, status);
-    UNPROTECT(4);
+    SET_VECTOR_ELT(res, 3, gn);
+    UNPROTECT(5);
     return res;
 }
 

@@ -7,8 +7,8 @@
 #include "chains_core.h"
 
 void chain_fit(const lin_rows *X, int m, const double *y, const double *cost, double eps,
-               int max_iter, double *W, int *iter, int *status, double *zbuf,
-               double *wbuf)
+               int max_iter, double *W, int *iter, int *status, double *grad_norm,
+               double *zbuf, double *wbuf)
 {
     int n = X->n, d = X->d, has_bias = X->bias != 0.0;
     size_t ld = (size_t) d + m + 1;
@@ -26,6 +26,7 @@ void chain_fit(const lin_rows *X, int m, const double *y, const double *cost, do
         if (has_bias) wbuf[d + k] = col[d + m];
         status[k] = logistic_fit(&D, y + (size_t) n * k, NULL, cost[k], eps, max_iter,
                                  wbuf, iter + k);
+        if (grad_norm) grad_norm[k] = logistic_grad_norm(&D, y + (size_t) n * k, NULL, cost[k], wbuf);
         memset(col, 0, sizeof(double) * ld);
         memcpy(col, wbuf, sizeof(double) * ((size_t) d + k));
         if (has_bias) col[d + m] = wbuf[d + k];

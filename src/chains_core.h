@@ -31,10 +31,12 @@
  * starting point (zeros for a cold start), on exit the solution; column k
  * holds the x weights (d), the chain weights g_jk (m rows, zero for j >= k)
  * and the bias weight (zero when bias == 0).  zbuf: n * m doubles, wbuf:
- * d + m + 1 doubles of scratch.  iter, status: m (logistic_fit()'s codes). */
+ * d + m + 1 doubles of scratch.  iter, status: m (logistic_fit()'s codes).
+ * grad_norm: m, or NULL: the norm of each position's logistic gradient at
+ * its returned weights (logistic_grad_norm()). */
 void chain_fit(const lin_rows *X, int m, const double *y, const double *cost, double eps,
-               int max_iter, double *W, int *iter, int *status, double *zbuf,
-               double *wbuf);
+               int max_iter, double *W, int *iter, int *status, double *grad_norm,
+               double *zbuf, double *wbuf);
 
 /* log p(y | x) of the 0/1 vector y (chain order). */
 double chain_logprob(const double *a, const double *G, int m, const int *y);

@@ -9,7 +9,8 @@
 /* spec: see build_rows(); y: n x m double, +-1; cost: m; weight: n or NULL;
  * loss: 1 hinge, 2 squared hinge; alpha0: n x m dual start or NULL; w0: p x m
  * primal start or NULL (turned into a dual one; alpha0 wins when both given).
- * Returns list(W = p x m, alpha = n x m, iter = m, status = m). */
+ * Returns list(W = p x m, alpha = n x m, iter = m, status = m, gap = m), gap the
+ * relative duality gap at the returned point (see linsvm_relative_gap()). */
 SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP eps,
                      SEXP max_iter, SEXP alpha0, SEXP w0)
 {
@@ -25,12 +26,13 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
         Rf_error("internal: the primal start must be a %d x %d double matrix", p, m);
     const double *wt = Rf_isNull(weight) ? NULL : REAL(weight);
 
-    const char *names[] = {"W", "alpha", "iter", "status", ""};
+    const char *names[] = {"W", "alpha", "iter", "status", "gap", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP W = PROTECT(Rf_allocMatrix(REALSXP, p, m));
     SEXP A = PROTECT(Rf_allocMatrix(REALSXP, n, m));
     SEXP iters = PROTECT(Rf_allocVector(INTSXP, m));
     SEXP status = PROTECT(Rf_allocVector(INTSXP, m));
+    SEXP gap = PROTECT(Rf_allocVector(REALSXP, m));
     for (int l = 0; l < m; l++) {
         const double *yl = REAL(y) + IDX(0, l, n);
         double *a = REAL(A) + IDX(0, l, n), C = REAL(cost)[l];
@@ -43,11 +45,13 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
         INTEGER(status)[l] = linsvm_fit(&D, yl, wt, C, lss, Rf_asReal(eps), maxit,
                                         solver_seed(), a, REAL(W) + IDX(0, l, p),
                                         INTEGER(iters) + l);
+        REAL(gap)[l] = linsvm_relative_gap(&D, yl, wt, C, lss, a, REAL(W) + IDX(0, l, p));
     }
     SET_VECTOR_ELT(res, 0, W);
     SET_VECTOR_ELT(res, 1, A);
     SET_VECTOR_ELT(res, 2, iters);
     SET_VECTOR_ELT(res, 3, status);
-    UNPROTECT(5);
+    SET_VECTOR_ELT(res, 4, gap);
+    UNPROTECT(6);
     return res;
 }

@@ -14,7 +14,10 @@
  * and w = sum_i a_i y_i x~_i.  alpha (n) holds the starting dual point on
  * entry (clipped to the box; zeros for a cold start) and the solution on exit;
  * w (lin_dim) receives the primal solution.  Stops when the largest minus the
- * smallest projected gradient over all instances is <= eps (LIBLINEAR's rule).
+ * smallest projected gradient over all instances is <= eps (LIBLINEAR's rule)
+ * and the duality gap P(w) - D(a), which bounds P(w) - min P, is at most
+ * LINSVM_GAP_TOL * P(w): the first depends on the scale of the features, the
+ * second does not.  Status LINSVM_OK, LINSVM_MAXITER, or LINSVM_STALLED.
  * The visiting order is shuffled with a generator seeded by `seed`.
  * Uses R_alloc scratch and R_CheckUserInterrupt only.
  */
@@ -29,10 +32,19 @@
 #include "status.h"
 #define LINSVM_OK MLSS_OK
 #define LINSVM_MAXITER MLSS_NOT_CONVERGED
+#define LINSVM_STALLED MLSS_STALLED /* a full sweep moved nothing while the gap was open */
+
+/* The relative duality gap that, with LIBLINEAR's test, ends a fit. */
+#define LINSVM_GAP_TOL 1e-6
 
 int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double C,
                int loss, double eps, int max_iter, unsigned int seed, double *alpha,
                double *w, int *iter);
+
+/* (P(w) - D(alpha)) / P(w) at a dual point alpha and w = sum_i a_i y_i x~_i:
+ * the relative distance to the optimal objective that the fit certifies. */
+double linsvm_relative_gap(const lin_rows *D, const double *y, const double *weight,
+                           double C, int loss, const double *alpha, const double *w);
 
 /* A dual starting point from primal weights w: the optimality conditions
  * a_i = C_i [margin < 1] (hinge) or a_i = 2 C_i max(0, 1 - margin) (squared

@@ -17,7 +17,17 @@
 # Environment: MUTANTS, SHARED (absent | present), MUTANTS_CHECK, MUTANTS_FILE
 # (another list of mutants, e.g. to try new ones before adding them),
 # MUTANTS_TIMEOUT (seconds per suite run, default 600), MUTANTS_KEEP (keep the
-# temporary directory).  The copy lives under tempdir(), away from ../shared,
+# temporary directory), MUTANTS_JOBS (mutants run at the same time, default 1;
+# each in its own copy of the tree and library, compiling with make -j1),
+# MUTANTS_BASE=skip (do not run the whole suite on the unmutated package
+# first: for re-runs of a list known to pass).
+#
+# What makes a mutant cheap: the unmutated package is built once and each
+# mutant starts from a copy of that tree with its objects and their times, so
+# make recompiles only the mutated C file (an R file: nothing) and relinks;
+# the install skips docs, byte-compilation, the test load and staging; the
+# mutant's Tests files run first, and the rest of the suite only while it
+# survives (the first failing file ends the run).  The copy lives under tempdir(), away from ../shared,
 # so by default the tests that need ../shared skip; SHARED=present points
 # MLSS_SHARED_DATA (honoured by shared_data() in helper-data.R) at it.
 #
@@ -78,32 +88,52 @@ main <- function() {
   lib <- file.path(tmp, "lib")
   dir.create(lib)
   if (!install(base, lib, env)) stop("the unmutated package does not install")
-  ref <- run_suite(base, lib, env, character(), timeout, root)
-  if (ref$status != "survived") stop("the suite fails on the unmutated package: ", ref$by)
-  cat(sprintf("unmutated package: suite passes (%.0f s), shared data %s\n",
-              ref$seconds, shared))
+  if (Sys.getenv("MUTANTS_BASE", "run") != "skip") {
+    ref <- run_suite(base, lib, env, character(), timeout, root)
+    if (ref$status != "survived") stop("the suite fails on the unmutated package: ", ref$by)
+    cat(sprintf("unmutated package: suite passes (%.0f s), shared data %s\n",
+                ref$seconds, shared))
+  } else cat("unmutated package built; its suite not run (MUTANTS_BASE=skip)\n")
 
-  rows <- vector("list", nrow(mutants))
-  for (i in seq_len(nrow(mutants))) {
+  jobs <- max(1L, as.integer(Sys.getenv("MUTANTS_JOBS", "1")))
+  one <- function(i) {
     mu <- mutants[i, ]
     t0 <- Sys.time()
+    t_install <- NA_real_
     if (bad[i]) {
       res <- list(status = "ERROR", by = texts[[i]])
     } else {
-      dir <- file.path(tmp, "mutant")
-      unlink(dir, recursive = TRUE)
+      # a copy of the built tree (objects and their times kept, so that only
+      # the mutated file recompiles) and, with parallel jobs, of the library
+      dir <- file.path(tmp, paste0("mutant-", i))
+      mlib <- if (jobs > 1) file.path(tmp, paste0("lib-", i)) else lib
+      on.exit(unlink(c(dir, if (jobs > 1) mlib), recursive = TRUE), add = TRUE)
       system2("cp", c("-a", shQuote(base), shQuote(dir)))
+      if (jobs > 1) system2("cp", c("-a", shQuote(lib), shQuote(mlib)))
       writeBin(texts[[i]]$bytes, file.path(dir, mu$File))
-      res <- if (!install(dir, lib, env)) list(status = "ERROR", by = "does not build") else
-        run_suite(dir, lib, env, split_tests(mu$Tests), timeout, root)
+      ok <- install(dir, mlib, env_job)
+      t_install <- as.numeric(Sys.time() - t0, units = "secs")
+      res <- if (!ok) list(status = "ERROR", by = "does not build") else
+        run_suite(dir, mlib, env_job, split_tests(mu$Tests), timeout, root)
     }
-    rows[[i]] <- data.frame(mutant = mu$Name, file = mu$File, result = res$status,
-                            by = res$by, seconds = round(as.numeric(Sys.time() - t0, units = "secs")))
-    cat(sprintf("%-28s %-24s %-9s %s\n", mu$Name, mu$File, res$status, res$by))
+    row <- data.frame(mutant = mu$Name, file = mu$File, result = res$status,
+                      by = res$by, install = round(t_install),
+                      seconds = round(as.numeric(Sys.time() - t0, units = "secs")))
+    cat(sprintf("%-28s %-24s %-9s %4.0f s (install %3.0f s) %s\n", mu$Name, mu$File,
+                res$status, row$seconds, row$install, res$by))
+    row
   }
+  # parallel mutants compile with one make job each
+  env_job <- if (jobs > 1) replace(env, 1, "MAKEFLAGS=-j1") else env
+  rows <- if (jobs > 1) parallel::mclapply(seq_len(nrow(mutants)), one, mc.cores = jobs,
+                                           mc.preschedule = FALSE)
+          else lapply(seq_len(nrow(mutants)), one)
+  failed <- vapply(rows, inherits, TRUE, "try-error")
+  if (any(failed)) stop("a mutant's job failed: ", as.character(rows[failed][[1]]))
   tab <- do.call(rbind, rows)
   if (is.null(tab)) tab <- data.frame(mutant = character(), file = character(),
-                                      result = character(), by = character(), seconds = numeric())
+                                      result = character(), by = character(),
+                                      install = numeric(), seconds = numeric())
   cat("\n| mutant | file | result | by (the first failing test) | s |\n|---|---|---|---|---|\n")
   cat(sprintf("| %s | %s | %s | %s | %d |\n", tab$mutant, tab$file, tab$result, tab$by,
               as.integer(tab$seconds)), sep = "")

@@ -67,3 +67,59 @@ test_that("aso_svm() checks its arguments", {
   expect_warning(aso_svm(d$X, d$Y, alpha = 1, loss = "ls", tol = 1e-15, max_iter = 1),
                  "stopped after 'max_iter'")
 })
+
+test_that("the last alternation's SVMs are at their optimum, and report how close", {
+  # step 1 for the final Theta is the plain L2 SVM (C = 1) on the rows
+  # x~_i = (c1 x_i, c2 Theta x_i, 1), c1^2 = 1/(2n(alpha + beta)),
+  # c1^2 + c2^2 = 1/(2n beta) (see ?aso_svm): its optimality in plain R
+  data(yeast, package = "mlss")
+  x <- yeast$x[1:200, 1:30]
+  y <- yeast$y[1:200, 1:4]
+  n <- nrow(x)
+  alpha <- 0.1
+  beta <- alpha / 100
+  c1 <- sqrt(1 / (2 * n * (alpha + beta)))
+  c2 <- sqrt(1 / (2 * n * beta) - c1^2)
+  x_big <- x
+  x_big[, 2] <- x_big[, 2] * 1e6
+  # the squared hinge (primal Newton) at the defaults, as it comes and with a
+  # column multiplied by 1e6: half the Newton decrement below 1e-10 of P
+  for (X in list(x, x_big)) {
+    expect_no_warning(fit <- aso_svm(X, y, alpha = alpha, r = 2, loss = "squared_hinge"))
+    Xt <- cbind(c1 * X, c2 * X %*% t(fit$Theta), 1)
+    for (l in seq_len(ncol(y))) {
+      s <- 2 * y[, l] - 1
+      # the transformed weights from u = c1 w_x + c2 Theta' w_z: w_z = Theta u / c2
+      # (Theta w_x = 0 at the optimum, as the penalty leaves no other choice)
+      wz <- drop(fit$Theta %*% fit$W[, l]) / c2 * (c2^2 / (c1^2 + c2^2))
+      wx <- (fit$W[, l] - c2 * drop(crossprod(fit$Theta, wz))) / c1
+      w <- c(wx, wz, fit$intercept[l])
+      slack <- pmax(1 - s * drop(Xt %*% w), 0)
+      g <- w - 2 * drop(crossprod(Xt, slack * s))
+      H <- diag(length(w)) + 2 * crossprod(Xt[slack > 0, , drop = FALSE])
+      P <- 0.5 * sum(w^2) + sum(slack^2)
+      expect_lt(0.5 * sum(g * solve(H, g)), 1e-10 * P)
+      expect_equal(unname(fit$svm_grad_norm[l]), sqrt(sum(g^2)), tolerance = 1e-4)
+    }
+  }
+  # the hinge (dual coordinate descent): the plain-R duality gap from the
+  # returned dual variables, below 1e-6 of P and as reported (the default
+  # svm_max_iter; 1000 sweeps warned here)
+  expect_no_warning(fit <- aso_svm(x, y, alpha = alpha, r = 2))
+  expect_warning(aso_svm(x, y, alpha = alpha, r = 2, svm_max_iter = 100),
+                 class = "mlss_not_converged")
+  Xt <- cbind(c1 * x, c2 * x %*% t(fit$Theta), 1)
+  for (l in seq_len(ncol(y))) {
+    s <- 2 * y[, l] - 1
+    a <- fit$dual[, l]
+    wa <- drop(crossprod(Xt, a * s))
+    # u and b from the dual: u = c1 w_x + c2 Theta' w_z
+    d <- ncol(x)
+    expect_equal(unname(c1 * wa[1:d] + c2 * drop(crossprod(fit$Theta, wa[d + 1:2]))),
+                 unname(fit$W[, l]), tolerance = 1e-8)
+    P <- 0.5 * sum(wa^2) + sum(pmax(1 - s * drop(Xt %*% wa), 0))
+    gap <- P - (sum(a) - 0.5 * sum(wa^2))
+    expect_lt(gap, 1e-6 * P)
+    expect_lt(abs(fit$svm_gap[[l]] - gap / P), 1e-8)
+  }
+})

@@ -184,3 +184,44 @@ test_that("bad input is refused with clear errors", {
   expect_equal(dim(predict(fb, x[1:2, ], inference = "beam")), c(2, 21))
   expect_length(predict(fb, x[1:2, ], type = "prob", y = big[1:2, ]), 2)
 })
+
+test_that("grad_norm is the plain-R gradient norm of each link; the links are optimal", {
+  # each link's objective 0.5 ||w||^2 + C sum_i log(1 + exp(-s_i w'z_i)),
+  # z_i = (x_i, previous labels 0/1, 1): its gradient and Hessian in plain R
+  link_parts <- function(fit, x, y, l, C) {
+    k <- match(colnames(y)[l], fit$order)
+    prev <- match(fit$order[seq_len(k - 1)], colnames(y))
+    Z <- cbind(x, y[, prev, drop = FALSE] + 0, 1)
+    w <- c(fit$W[, l], fit$G[prev, l], fit$intercept[l])
+    s <- 2 * y[, l] - 1
+    z <- drop(Z %*% w)
+    p <- stats::plogis(z)
+    list(g = w - C * drop(crossprod(Z, s * stats::plogis(-s * z))),
+         H = diag(length(w)) + C * crossprod(Z * sqrt(p * (1 - p))),
+         f = 0.5 * sum(w^2) + C * sum(log1p(exp(-s * z))))
+  }
+  dat <- chain_ref_data()
+  ord <- c(2L, 4L, 1L, 3L)
+  for (fun in list(cc, pcc)) {
+    fit <- fun(dat$x, dat$y, order = ord, cost = 0.7, tol = 0.1)
+    for (l in seq_len(ncol(dat$y))) {
+      g <- link_parts(fit, dat$x, dat$y, l, 0.7)$g
+      expect_equal(unname(fit$grad_norm[l]), sqrt(sum(g^2)), tolerance = 1e-6)
+    }
+  }
+  # at the defaults, on the bundled data and with a column multiplied by 1e6:
+  # half the Newton decrement (an estimate of f - min f) below 1e-10 of f
+  data(emotions, package = "mlss")
+  x <- emotions$x[1:150, 1:20]
+  y <- emotions$y[1:150, 1:3]
+  x_big <- x
+  x_big[, 2] <- x_big[, 2] * 1e6
+  for (X in list(x, x_big)) {
+    expect_no_warning(fit <- cc(X, y))
+    for (l in seq_len(ncol(y))) {
+      pr <- link_parts(fit, X, y, l, 1)
+      expect_lt(0.5 * sum(pr$g * solve(pr$H, pr$g)), 1e-10 * pr$f)
+      expect_equal(unname(fit$grad_norm[l]), sqrt(sum(pr$g^2)), tolerance = 1e-6)
+    }
+  }
+})

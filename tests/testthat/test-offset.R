@@ -170,3 +170,30 @@ test_that("huge data: cplst() and aso_svm(loss = 'ls') stop clearly, mlml() is e
   expect_lt(max(abs(f1$recovered - f2$recovered)), 1e-12)
   expect_lt(max(abs(predict(f1, dat$x) - predict(f2, dat$x * 1e200))), 1e-12)
 })
+
+test_that("the toolbox's methods: invariant with the ridge learner, not with the logistic", {
+  # LP, PS and RAkEL fit br()'s learners: with "ridge" (unpenalised
+  # intercept) nothing changes; the default "logistic" has br()'s penalised
+  # intercept (see ?br), as have ECC and EBR (cc() and br(learner =
+  # "logistic") underneath)
+  expect_offset_invariant(function(x, y) lp(x, y, learner = "ridge"))
+  expect_offset_invariant(function(x, y) ps(x, y, p = 2, b = 1, learner = "ridge"))
+  expect_offset_invariant(function(x, y) rakel(x, y, k = 2, learner = "ridge"))
+  changed <- function(fit_fun)
+    suppressWarnings(off_compare(fit_fun, 40, 5, FALSE, affine = FALSE)$gap)
+  expect_gt(changed(function(x, y) lp(x, y)), 1e-3)
+  expect_gt(changed(function(x, y) ps(x, y, p = 2, b = 1)), 1e-3)
+  expect_gt(changed(function(x, y) rakel(x, y, k = 2)), 1e-3)
+  expect_gt(changed(function(x, y) ecc(x, y, n_models = 3)), 1e-3)
+  expect_gt(changed(function(x, y) ebr(x, y, n_models = 3)), 1e-3)
+})
+
+test_that("every method of the registry is covered by this file", {
+  # a new entry of ml_registry() must be added to one of these lists, with a
+  # test above: invariant (at the settings of its test), or changed by an
+  # offset for a documented reason (a penalised intercept)
+  invariant <- c("mlls", "ssmddm", "mddm", "br", "cca_ridge", "cca_svm", "cplst",
+                 "aso_svm", "mlcrf", "mlknn", "iblr", "mlml", "lewl", "lp", "ps", "rakel")
+  changed <- c("br", "cc", "pcc", "iblr", "aso_svm", "lp", "ps", "rakel", "ecc", "ebr")
+  expect_setequal(union(invariant, changed), names(mlss:::ml_registry()))
+})
