@@ -178,15 +178,19 @@ mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
   tol <- check_positive(tol, "tol")
   max_iter <- check_positive(max_iter, "max_iter")
   progress <- check_flag(progress, "progress")
+  say <- mlcrf_say(progress, "mlcrf")
   warn_constant_labels(y)
   prep <- mlcrf_prepare(x, y, edge_type)
   start <- mlcrf_init(init, prep)
   if (is.null(lambda_v)) {
+    say("choosing lambda_v per label (", ncol(y), " logistic regressions, ", nfolds_v,
+        " folds x ", length(mlcrf_lambda_v_grid), " values)")
     lambda_v <- mlcrf_cv_lambda_v(x, y, nfolds_v, tol = tol, max_iter = max_iter)
   }
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   if (!is.null(lambda_w)) lambda_w <- check_lambda_w(lambda_w)
-  res <- mlcrf_solve(prep, lambda_v, lambda_w, eta, edges, start, tol, max_iter)
+  res <- mlcrf_solve(prep, lambda_v, lambda_w, eta, edges, start, tol, max_iter, say)
+  say("done: ", length(res$keep), " of ", length(prep$from), " pairs linked")
   mlcrf_object(res, prep, x, y, call)
 }
 
@@ -208,6 +212,13 @@ deprecated_maxit <- function(max_iter, maxit, fun) {
                          call = NULL))
   warning(cond)
   maxit
+}
+
+# A progress reporter: message("<fun> [elapsed s]: ...") when progress is TRUE.
+mlcrf_say <- function(progress, fun) {
+  if (!progress) return(function(...) invisible(NULL))
+  t0 <- proc.time()[["elapsed"]]
+  function(...) message(sprintf("%s [%6.1f s]: ", fun, proc.time()[["elapsed"]] - t0), ...)
 }
 
 check_eta <- function(eta) {
@@ -324,7 +335,8 @@ mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta) {
 # matrix on all pairs (standardised scale), or NULL.  Returns the stage-1
 # solution (on all pairs), the kept edges, the refitted theta (nodes, then
 # the kept edges) and the convergence report.
-mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_iter) {
+mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_iter,
+                        say = function(...) NULL) {
   p <- prep$d + 1L
   nall <- length(prep$from)
   if (is.null(start)) start <- matrix(0, p, prep$m + nall * prep$K)
@@ -342,7 +354,8 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   keep <- switch(edges, none = integer(0), full = seq_len(nall), learn = NULL)
   stage1 <- NULL
   if (edges == "learn") {
-    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w, eta, start, tol, max_iter)
+    say("stage 1 (structure) at lambda_w = ", signif(lambda_w, 4), ", ", nall, " pairs")
+    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w, eta, start, tol, max_iter, say)
     stage1 <- s1$theta
     conv$stage1 <- s1[c("status", "iter", "objective", "rounds")]
     keep <- which(edge_norms(prep, stage1) > 0)
@@ -353,6 +366,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   # so that the full parameterisation (which the node terms can partly
   # absorb) has a unique solution also for eta = 1
   eta2 <- min(eta, 1 - 1e-3)
+  say("stage 2: refit of ", length(keep), " edges")
   s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, eta2, th0, 2L, tol, max_iter)
   conv$stage2 <- s2[c("status", "iter", "objective")]
   if (is.null(stage1)) {
@@ -386,7 +400,8 @@ edge_norms <- function(prep, theta) {
 # the problem on all pairs (a zero edge that satisfies its condition is
 # optimal where it is), and each FISTA iteration costs the products of the
 # working set only: along a path from lambda_max, a few edges of the E.
-mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter) {
+mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
+                         say = function(...) NULL) {
   nall <- length(prep$from)
   theta <- start
   bound <- lambda_w * eta
@@ -405,6 +420,7 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter) {
   rounds <- 0L
   repeat {
     rounds <- rounds + 1L
+    say("  working set round ", rounds, ": ", length(active), " of ", nall, " pairs")
     cols <- c(seq_len(prep$m), edge_columns(prep, active))
     s1 <- mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta,
                          theta[, cols, drop = FALSE], 1L, tol, max_iter)

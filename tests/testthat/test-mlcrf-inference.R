@@ -183,3 +183,28 @@ test_that("maxit is the deprecated name of max_iter, with a classed warning", {
                       })
   expect_setequal(w, c("mlss_deprecated", "mlss_not_converged"))
 })
+
+test_that("mlcrf(progress = TRUE) says each step; cv_mlcrf()'s final fit samples as predict()'s default", {
+  set.seed(47)
+  x <- matrix(rnorm(240), 80, 3, dimnames = list(NULL, paste0("f", 1:3)))
+  y <- matrix(rbinom(240, 1, 0.5), 80, 3, dimnames = list(NULL, paste0("L", 1:3)))
+  msgs <- character(0)
+  withCallingHandlers(mlcrf(x, y, progress = TRUE),
+                      message = function(m) {
+                        msgs <<- c(msgs, conditionMessage(m)); invokeRestart("muffleMessage")
+                      })
+  expect_true(any(grepl("choosing lambda_v", msgs)))
+  expect_true(any(grepl("stage 1 .*3 pairs", msgs)))
+  expect_true(any(grepl("stage 2: refit", msgs)))
+  expect_silent(mlcrf(x, y, lambda_v = 0.1))
+  cv <- suppressWarnings(suppressMessages(
+    cv_mlcrf(x, y, lambda_v = 0.1, eta = 0.5, nlambda = 2, nfolds = 2, path = FALSE,
+             progress = FALSE)))
+  expect_null(cv$fit$loopy)
+  w <- character(0)
+  suppressMessages(withCallingHandlers(
+    cv_mlcrf(x, y, lambda_v = 0.1, eta = 0.5, nlambda = 2, nfolds = 2, path = FALSE,
+             progress = FALSE, maxit = 3000),
+    warning = function(cond) { w <<- c(w, class(cond)[1]); invokeRestart("muffleWarning") }))
+  expect_true("mlss_deprecated" %in% w)
+})
