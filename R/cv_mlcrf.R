@@ -46,12 +46,18 @@
 #'   more fold's path.
 #' @param fold_marginals How the validation rows' marginals and MAP are
 #'   inferred on a connected component of more than 20 labels with cycles (the
-#'   `loopy` argument of [predict.mlcrf()]): `"bp"` (the default) takes
-#'   loopy belief propagation's marginals where it settles and runs Gibbs
-#'   sampling only where it does not; `"gibbs"` samples always.  The final
-#'   fit on all the data predicts with Gibbs sampling (its default).  It does not
-#'   change `measure = "log_loss"`, which uses the Bethe log Z there, nor
-#'   anything with at most 20 labels per component (exact).
+#'   `loopy` argument of [predict.mlcrf()]): `"bp"` takes loopy belief
+#'   propagation's marginals where it settles and runs Gibbs sampling only
+#'   where it does not; `"gibbs"` samples always.  `NULL` (the default):
+#'   `"gibbs"` when the measure is computed from the marginals (a ranking
+#'   measure, `"brier"`), else `"bp"` (with `"log_loss"`, which uses the
+#'   Bethe log Z there, or a measure of the MAP label sets, the fold
+#'   marginals do not enter the choice, and sampling them cost most of the
+#'   time).  BP's marginals are cheap but can be far off where the couplings
+#'   are strong (mean error 0.17 on a complete 20-label graph learned from
+#'   strongly dependent labels; bench/mlcrf_speed.md).  The final fit on all
+#'   the data predicts with Gibbs sampling (its default).  Nothing changes
+#'   with at most 20 labels per component (exact).
 #' @param maxit Deprecated name of `max_iter` (accepted with a warning of
 #'   class `"mlss_deprecated"` until the next release).
 #' @param progress Report progress: a message per step (the choice of
@@ -77,12 +83,12 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, fold_marginals = c("bp", "gibbs"), ..., maxit) {
+                     path = TRUE, fold_marginals = NULL, ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
   check_no_dots(...)
   max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
-  fold_marginals <- match.arg(fold_marginals)
+  if (!is.null(fold_marginals)) fold_marginals <- match.arg(fold_marginals, c("bp", "gibbs"))
   edge_type <- match.arg(edge_type)
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")
@@ -96,6 +102,11 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # the held-out likelihood by default: it recovers the label graph where
   # macro F1, which barely depends on the edges, does not (bench/mlcrf_structure.md)
   if (is.null(measure)) measure <- if (anyNA(y_truth)) "macro_f1" else "log_loss"
+  # the fold marginals enter the choice only through a measure of scores or
+  # the Brier score: there they are sampled (BP's can be far off on strongly
+  # coupled graphs, bench/mlcrf_speed.md); elsewhere BP's are enough
+  if (is.null(fold_marginals))
+    fold_marginals <- if (measure %in% mlcrf_marginal_measures()) "gibbs" else "bp"
   y <- y_truth  # the fits see NA as FALSE; ml_cv() scores the folds on y_truth
   if (anyNA(y)) y[is.na(y)] <- FALSE
   progress <- check_flag(progress, "progress")
@@ -146,4 +157,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                                                    edge_type, tol, max_iter))
   }
   cv
+}
+
+# The measures computed from the fold marginals (cv_mlcrf()'s fold_marginals).
+mlcrf_marginal_measures <- function() {
+  tab <- measure_table()
+  c(tab$name[tab$needs == "score"], "brier")
 }

@@ -4,7 +4,8 @@
 # factor, so that the learned graph is almost complete).  Run from the package
 # root with the package installed: Rscript bench/mlcrf_cv30.R; results in
 # bench/mlcrf_speed.md.  Environment: MLCRF_CV30_CV (1: also the whole
-# cv_mlcrf(nlambda = 5, nfolds = 2)), MLCRF_CV30_LIB (library to load mlss from).
+# cv_mlcrf(nlambda = 5, nfolds = 2)), MLCRF_CV30_PREDICT (0: skip the timings
+# of single predict() calls), MLCRF_CV30_LIB (library to load mlss from).
 lib <- Sys.getenv("MLCRF_CV30_LIB", "")
 if (nzchar(lib)) library(mlss, lib.loc = lib) else library(mlss)
 cat("mlcrf cv30;", R.version.string, "; mlss from", find.package("mlss"), "; load:",
@@ -23,6 +24,7 @@ t <- system.time(fit <- mlcrf(x[tr, ], y[tr, ], lambda_v = 0.01, lambda_w = 0.02
 cat(sprintf("fit on 150 rows: %d edges, %s\n", nrow(fit$edges), cpu(t)))
 va <- 151:300
 has_loopy <- "loopy" %in% names(formals(mlss:::predict.mlcrf))
+if (Sys.getenv("MLCRF_CV30_PREDICT", "1") == "1")
 for (loopy in if (has_loopy) c("gibbs", "bp") else "gibbs")
   for (type in c("score", "prob", "class")) {
     if (type == "prob" && loopy == "bp") next
