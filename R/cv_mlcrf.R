@@ -88,7 +88,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
   check_no_dots(...)
   max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
-  if (!is.null(fold_marginals)) fold_marginals <- match.arg(fold_marginals, c("bp", "gibbs"))
+  if (!is.null(fold_marginals) && !(is.character(fold_marginals) &&
+                                    length(fold_marginals) == 1 &&
+                                    fold_marginals %in% c("bp", "gibbs")))
+    stop_arg("'fold_marginals' must be NULL, \"bp\" or \"gibbs\"")
   edge_type <- match.arg(edge_type)
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")

@@ -149,7 +149,9 @@ ml_decode.mlcrf <- function(object, x, ...) mlcrf_infer(object, x, "class", NULL
 mlcrf_infer <- function(object, newx, type, y, inference = "auto", damping = 0.5,
                         max_iter = 500, tol = 1e-8, sweeps = 5000, starts = 5, loopy = NULL) {
   inference <- match.arg(inference, c("auto", "exact", "approximate"))
-  loopy <- match.arg(loopy %||% object$loopy %||% "gibbs", c("gibbs", "bp"))
+  loopy <- loopy %||% object$loopy %||% "gibbs"
+  if (!is.character(loopy) || length(loopy) != 1 || !loopy %in% c("gibbs", "bp"))
+    stop_arg("'loopy' must be NULL, \"gibbs\" or \"bp\"")
   m <- length(object$labels)
   if (type == "prob") y <- y + 0
   if (!is.numeric(damping) || length(damping) != 1 || !(damping >= 0 && damping < 1))

@@ -175,6 +175,7 @@ test_that("maxit is the deprecated name of max_iter, with a classed warning", {
                  class = "mlss_deprecated")
   expect_equal(b$theta, a$theta)
   expect_warning(predict(a, dat$x[1:3, ], maxit = 10), "'maxit' is deprecated")
+  expect_error(predict(a, dat$x[1:3, ], loopy = "mcmc"), "'loopy' must be NULL")
   # the old name still reaches the solver
   w <- character(0)
   withCallingHandlers(mlcrf(dat$x, dat$y, lambda_v = 0.01, lambda_w = 0.05, maxit = 1),
@@ -207,4 +208,12 @@ test_that("mlcrf(progress = TRUE) says each step; cv_mlcrf()'s final fit samples
              progress = FALSE, maxit = 3000),
     warning = function(cond) { w <<- c(w, class(cond)[1]); invokeRestart("muffleWarning") }))
   expect_true("mlss_deprecated" %in% w)
+})
+
+test_that("cv_mlcrf() samples the fold marginals exactly when the measure is computed from them", {
+  mm <- get("mlcrf_marginal_measures", asNamespace("mlss"))()
+  expect_true(all(c("brier", "macro_auc", "ranking_loss", "average_precision") %in% mm))
+  expect_false(any(c("log_loss", "macro_f1", "subset_accuracy", "hamming_loss") %in% mm))
+  expect_error(cv_mlcrf(matrix(rnorm(40), 20), matrix(rbinom(40, 1, 0.5), 20),
+                        fold_marginals = "mcmc"), "'fold_marginals' must be NULL")
 })
