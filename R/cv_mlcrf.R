@@ -44,6 +44,22 @@
 #'   `eta` (warm starts) and keep the edge strengths, for
 #'   `plot(cv, type = "path")` (see [plot.cv_mlcrf()])?  It costs about one
 #'   more fold's path.
+#' @param fold_marginals How the validation rows' marginals and MAP are
+#'   inferred on a connected component of more than 20 labels with cycles (the
+#'   `loopy` argument of [predict.mlcrf()]): `"bp"` takes loopy belief
+#'   propagation's marginals where it settles and runs Gibbs sampling only
+#'   where it does not; `"gibbs"` samples always.  `NULL` (the default):
+#'   `"gibbs"` when the measure is computed from the marginals (a ranking
+#'   measure, `"brier"`), else `"bp"` (with `"log_loss"`, which uses the
+#'   Bethe log Z there, or a measure of the MAP label sets, the fold
+#'   marginals do not enter the choice, and sampling them cost most of the
+#'   time).  BP's marginals are cheap but can be far off where the couplings
+#'   are strong (mean error 0.17 on a complete 20-label graph learned from
+#'   strongly dependent labels; bench/mlcrf_speed.md).  The final fit on all
+#'   the data predicts with Gibbs sampling (its default).  Nothing changes
+#'   with at most 20 labels per component (exact).
+#' @param maxit Deprecated name of `max_iter` (accepted with a warning of
+#'   class `"mlss_deprecated"` until the next release).
 #' @param progress Report progress: a message per step (the choice of
 #'   `lambda_v`, the grid, the path) and the engine's progress bar over the
 #'   folds and grid points.
@@ -63,14 +79,19 @@
 #' plot(cv, type = "path")
 #' @export
 cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda_v = NULL,
-                     edge_type = c("full", "ising"), tol = 1e-6, maxit = 2000, nfolds = 5,
+                     edge_type = c("full", "ising"), tol = 1e-6, max_iter = 2000, nfolds = 5,
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, ...) {
+                     path = TRUE, fold_marginals = NULL, ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
   check_no_dots(...)
+  max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
+  if (!is.null(fold_marginals) && !(is.character(fold_marginals) &&
+                                    length(fold_marginals) == 1 &&
+                                    fold_marginals %in% c("bp", "gibbs")))
+    stop_arg("'fold_marginals' must be NULL, \"bp\" or \"gibbs\"")
   edge_type <- match.arg(edge_type)
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")
@@ -84,6 +105,11 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # the held-out likelihood by default: it recovers the label graph where
   # macro F1, which barely depends on the edges, does not (bench/mlcrf_structure.md)
   if (is.null(measure)) measure <- if (anyNA(y_truth)) "macro_f1" else "log_loss"
+  # the fold marginals enter the choice only through a measure of scores or
+  # the Brier score: there they are sampled (BP's can be far off on strongly
+  # coupled graphs, bench/mlcrf_speed.md); elsewhere BP's are enough
+  if (is.null(fold_marginals))
+    fold_marginals <- if (measure %in% mlcrf_marginal_measures()) "gibbs" else "bp"
   y <- y_truth  # the fits see NA as FALSE; ml_cv() scores the folds on y_truth
   if (anyNA(y)) y[is.na(y)] <- FALSE
   progress <- check_flag(progress, "progress")
@@ -91,11 +117,11 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   if (is.null(lambda_v)) {
     say("choosing lambda_v per label (", ncol(y), " logistic regressions)")
     lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type, tol = tol,
-                      maxit = maxit)$lambda_v
+                      max_iter = max_iter)$lambda_v
   }
   if (is.null(lambda_w)) {
     top <- max(vapply(eta, function(e)
-      mlcrf_lambda_range(x, y, lambda_v, e, edge_type, tol, maxit)$lambda_max, 0))
+      mlcrf_lambda_range(x, y, lambda_v, e, edge_type, tol, max_iter)$lambda_max, 0))
     if (!is.finite(top)) stop_arg("'eta' = 0 has no lambda_max: give 'lambda_w'")
     lambda_w <- top * 10^seq(0, -2, length.out = nlambda)
   }
@@ -103,9 +129,14 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     stop_arg("'lambda_w' must be a vector of numbers >= 0")
   say(length(unique(lambda_w)) * length(unique(eta)), " grid points x ",
       if (is.null(foldid)) nfolds else max(foldid), " folds")
-  fit <- function(x, y, lambda_w, eta, init = NULL)
-    mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta, edge_type = edge_type,
-          init = init, tol = tol, maxit = maxit)
+  # the fold fits carry the inference of the fold scores (predict()'s
+  # `loopy`); the refit on all the data does not (see below)
+  fit <- function(x, y, lambda_w, eta, init = NULL) {
+    f <- mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta,
+               edge_type = edge_type, init = init, tol = tol, max_iter = max_iter)
+    f$loopy <- fold_marginals
+    f
+  }
   # within each eta the path runs from the largest lambda_w down (warm starts)
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
   # labels by MAP (the decoder) for measures of label sets; log_loss by the
@@ -119,13 +150,20 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                   probabilities = "joint", loglik = function(model, x, y)
                     log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
                   call = call, fun = "cv_mlcrf")
+  cv$fit$loopy <- NULL
   cv$lambda_v <- lambda_v
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")
     eta_chosen <- cv$grid$eta[cv$chosen]
     cv$path <- list(lambda_w = grid$lambda_w, eta = eta_chosen,
                     strength = mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
-                                                   edge_type, tol, maxit))
+                                                   edge_type, tol, max_iter))
   }
   cv
+}
+
+# The measures computed from the fold marginals (cv_mlcrf()'s fold_marginals).
+mlcrf_marginal_measures <- function() {
+  tab <- measure_table()
+  c(tab$name[tab$needs == "score"], "brier")
 }

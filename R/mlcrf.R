@@ -108,7 +108,12 @@
 #'   `edge_type`) to start from (a warm start), or `NULL`.
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
-#' @param maxit Maximum iterations of each stage.
+#' @param max_iter Maximum iterations of each stage.
+#' @param progress Report progress: a message per step (the choice of
+#'   `lambda_v`, each round of the working set of stage 1, the refit), with
+#'   the elapsed time.
+#' @param maxit Deprecated name of `max_iter` (accepted with a warning of
+#'   class `"mlss_deprecated"` until the next release).
 #' @param data,subset,na.action For the formula method, as in [stats::lm()]. `na.action` applies to the features
 #'   only: a row whose only `NA` is a label is kept, and its missing labels
 #'   follow the rule of the section Missing labels.
@@ -155,11 +160,12 @@ mlcrf <- function(x, ...) UseMethod("mlcrf")
 mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
                           edges = c("learn", "full", "none"),
                           edge_type = c("full", "ising"), init = NULL, nfolds_v = 5,
-                          tol = 1e-6, maxit = 2000, na_labels = c("refuse", "negative"),
-                          ...) {
+                          tol = 1e-6, max_iter = 2000, na_labels = c("refuse", "negative"),
+                          progress = FALSE, ..., maxit) {
   call <- match.call()
   call[[1L]] <- quote(mlcrf)
   check_no_dots(...)
+  max_iter <- deprecated_maxit(max_iter, maxit, "mlcrf")
   edges <- match.arg(edges)
   edge_type <- match.arg(edge_type)
   xy <- ml_xy(x, y)
@@ -170,16 +176,21 @@ mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
              "(for one label, use logistic regression)")
   eta <- check_eta(eta)
   tol <- check_positive(tol, "tol")
-  maxit <- check_positive(maxit, "maxit")
+  max_iter <- check_positive(max_iter, "max_iter")
+  progress <- check_flag(progress, "progress")
+  say <- mlcrf_say(progress, "mlcrf")
   warn_constant_labels(y)
   prep <- mlcrf_prepare(x, y, edge_type)
   start <- mlcrf_init(init, prep)
   if (is.null(lambda_v)) {
-    lambda_v <- mlcrf_cv_lambda_v(x, y, nfolds_v, tol = tol, maxit = maxit)
+    say("choosing lambda_v per label (", ncol(y), " logistic regressions, ", nfolds_v,
+        " folds x ", length(mlcrf_lambda_v_grid), " values)")
+    lambda_v <- mlcrf_cv_lambda_v(x, y, nfolds_v, tol = tol, max_iter = max_iter)
   }
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   if (!is.null(lambda_w)) lambda_w <- check_lambda_w(lambda_w)
-  res <- mlcrf_solve(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
+  res <- mlcrf_solve(prep, lambda_v, lambda_w, eta, edges, start, tol, max_iter, say)
+  say("done: ", length(res$keep), " of ", length(prep$from), " pairs linked")
   mlcrf_object(res, prep, x, y, call)
 }
 
@@ -189,6 +200,25 @@ mlcrf.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- mlcrf.default(md$x, md$y, ...)
   with_formula(fit, md, match.call(), quote(mlcrf))
+}
+
+# `maxit`, the old name of `max_iter` in mlcrf(), cv_mlcrf(), mlcrf_stability()
+# and predict.mlcrf(): still taken, with a warning, for one release (mlss 0.1.0).
+deprecated_maxit <- function(max_iter, maxit, fun) {
+  if (missing(maxit)) return(max_iter)
+  cond <- structure(class = c("mlss_deprecated", "deprecatedWarning", "warning", "condition"),
+                    list(message = paste0(fun, "(): 'maxit' is deprecated and will be removed ",
+                                          "in the next release; use 'max_iter'"),
+                         call = NULL))
+  warning(cond)
+  maxit
+}
+
+# A progress reporter: message("<fun> [elapsed s]: ...") when progress is TRUE.
+mlcrf_say <- function(progress, fun) {
+  if (!progress) return(function(...) invisible(NULL))
+  t0 <- proc.time()[["elapsed"]]
+  function(...) message(sprintf("%s [%6.1f s]: ", fun, proc.time()[["elapsed"]] - t0), ...)
 }
 
 check_eta <- function(eta) {
@@ -282,11 +312,11 @@ edge_columns <- function(prep, which) {
   as.vector(outer(seq_len(prep$K), (which - 1L) * prep$K, "+")) + prep$m
 }
 
-mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, maxit) {
+mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter) {
   .Call(C_mlcrf_fit, prep$nx, prep$shift, prep$sinv, prep$y,
         as.integer(prep$from[which] - 1L), as.integer(prep$to[which] - 1L), prep$K,
         lambda_v, mlcrf_lambda0, lambda_w, eta, theta, as.integer(stage),
-        as.integer(maxit), tol)
+        as.integer(max_iter), tol)
 }
 
 mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta) {
@@ -299,7 +329,8 @@ mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta) {
 # matrix on all pairs (standardised scale), or NULL.  Returns the stage-1
 # solution (on all pairs), the kept edges, the refitted theta (nodes, then
 # the kept edges) and the convergence report.
-mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit) {
+mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_iter,
+                        say = function(...) NULL) {
   p <- prep$d + 1L
   nall <- length(prep$from)
   if (is.null(start)) start <- matrix(0, p, prep$m + nall * prep$K)
@@ -307,7 +338,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   lambda_max <- NA_real_
   if (edges == "learn" && is.null(lambda_w)) {
     nodes <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
-                            start[, seq_len(prep$m), drop = FALSE], 2L, tol, maxit)
+                            start[, seq_len(prep$m), drop = FALSE], 2L, tol, max_iter)
     lam <- mlcrf_lambda_max(prep, lambda_v, eta, nodes$theta)
     lambda_max <- lam$lambda_max
     lambda_w <- lam$lambda_default
@@ -317,7 +348,8 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   keep <- switch(edges, none = integer(0), full = seq_len(nall), learn = NULL)
   stage1 <- NULL
   if (edges == "learn") {
-    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w, eta, start, tol, maxit)
+    say("stage 1 (structure) at lambda_w = ", signif(lambda_w, 4), ", ", nall, " pairs")
+    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w, eta, start, tol, max_iter, say)
     stage1 <- s1$theta
     conv$stage1 <- s1[c("status", "iter", "objective", "rounds")]
     keep <- which(edge_norms(prep, stage1) > 0)
@@ -328,7 +360,8 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   # so that the full parameterisation (which the node terms can partly
   # absorb) has a unique solution also for eta = 1
   eta2 <- min(eta, 1 - 1e-3)
-  s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, eta2, th0, 2L, tol, maxit)
+  say("stage 2: refit of ", length(keep), " edges")
+  s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, eta2, th0, 2L, tol, max_iter)
   conv$stage2 <- s2[c("status", "iter", "objective")]
   if (is.null(stage1)) {
     stage1 <- start
@@ -337,7 +370,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, maxit)
   for (s in conv) {
     if (s$status == 2L) stop("mlcrf: the L-BFGS refit failed", call. = FALSE)
     if (s$status == 1L)
-      warn_not_converged_msg("mlcrf: no convergence in 'maxit' = ", maxit, " iterations")
+      warn_not_converged_msg("mlcrf: no convergence in 'max_iter' = ", max_iter, " iterations")
   }
   list(theta = s2$theta, keep = keep, stage1 = stage1, lambda_v = lambda_v,
        lambda_w = lambda_w, eta = eta, lambda_max = lambda_max, edge_mode = edges,
@@ -361,7 +394,8 @@ edge_norms <- function(prep, theta) {
 # the problem on all pairs (a zero edge that satisfies its condition is
 # optimal where it is), and each FISTA iteration costs the products of the
 # working set only: along a path from lambda_max, a few edges of the E.
-mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, maxit) {
+mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
+                         say = function(...) NULL) {
   nall <- length(prep$from)
   theta <- start
   bound <- lambda_w * eta
@@ -373,16 +407,17 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, maxit) {
     # condition at nodes that are still zero
     theta[, seq_len(prep$m)] <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
                                                theta[, seq_len(prep$m), drop = FALSE], 2L,
-                                               tol, maxit)$theta
+                                               tol, max_iter)$theta
   }
   active <- which(edge_norms(prep, theta) > 0 | grad_norms(theta) > bound)
   iter <- 0L
   rounds <- 0L
   repeat {
     rounds <- rounds + 1L
+    say("  working set round ", rounds, ": ", length(active), " of ", nall, " pairs")
     cols <- c(seq_len(prep$m), edge_columns(prep, active))
     s1 <- mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta,
-                         theta[, cols, drop = FALSE], 1L, tol, maxit)
+                         theta[, cols, drop = FALSE], 1L, tol, max_iter)
     theta[, -seq_len(prep$m)] <- 0
     theta[, cols] <- s1$theta
     iter <- iter + s1$iter
@@ -460,7 +495,7 @@ mlcrf_init <- function(init, prep) {
 # logistic regressions) on a grid, warm-started from the largest penalty down.
 mlcrf_lambda_v_grid <- 10^seq(0, -3, by = -0.5)
 
-mlcrf_cv_lambda_v <- function(x, y, nfolds, tol, maxit) {
+mlcrf_cv_lambda_v <- function(x, y, nfolds, tol, max_iter) {
   nfolds <- as.integer(nfolds)
   if (length(nfolds) != 1 || is.na(nfolds) || nfolds < 2 || nfolds > nrow(x))
     stop_arg("'nfolds_v' must be a whole number between 2 and the number of rows")
@@ -476,7 +511,7 @@ mlcrf_cv_lambda_v <- function(x, y, nfolds, tol, maxit) {
     xv <- x[!tr, , drop = FALSE]
     yv <- y[!tr, , drop = FALSE] + 0
     for (g in seq_along(grid)) {
-      th <- mlcrf_call_fit(prep, integer(0), rep(grid[g], m), 0, 0, th, 2L, tol, maxit)$theta
+      th <- mlcrf_call_fit(prep, integer(0), rep(grid[g], m), 0, 0, th, 2L, tol, max_iter)$theta
       co <- to_original(th, prep)
       eta <- as.matrix(xv %*% co[-1, , drop = FALSE]) + rep(co[1, ], each = nrow(xv))
       loss[g, ] <- loss[g, ] + colSums(log1p(exp(-abs(eta))) + pmax(eta, 0) - yv * eta)
@@ -518,10 +553,10 @@ mlcrf_object <- function(res, prep, x, y, call) {
 # For the cross-validation engine: lambda_max (where a decreasing lambda_w
 # path starts) and the default lambda_w on (x, y) at fixed lambda_v and eta.
 mlcrf_lambda_range <- function(x, y, lambda_v, eta, edge_type = "full", tol = 1e-6,
-                               maxit = 2000) {
+                               max_iter = 2000) {
   prep <- mlcrf_prepare(x, y, edge_type)
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   nodes <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
-                          matrix(0, prep$d + 1L, prep$m), 2L, tol, maxit)
+                          matrix(0, prep$d + 1L, prep$m), 2L, tol, max_iter)
   mlcrf_lambda_max(prep, lambda_v, eta, nodes$theta)
 }

@@ -1,7 +1,7 @@
 # The edge strengths of stage 1 along a decreasing lambda_w path on all the
 # rows (warm starts): an E_all x K matrix of ||w_e|| (standardised scale),
 # rows named "from~to".
-mlcrf_strength_path <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, maxit) {
+mlcrf_strength_path <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, max_iter) {
   prep <- mlcrf_prepare(x, y + 0, edge_type)
   lambda_v <- check_lambda_v(lambda_v, prep$m)
   theta <- matrix(0, prep$d + 1L, prep$m + length(prep$from) * prep$K)
@@ -9,7 +9,7 @@ mlcrf_strength_path <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, m
                 dimnames = list(paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~"),
                                 format(lambda_w, digits = 3)))
   for (k in seq_along(lambda_w)) {
-    theta <- mlcrf_stage1(prep, lambda_v, lambda_w[k], eta, theta, tol, maxit)$theta
+    theta <- mlcrf_stage1(prep, lambda_v, lambda_w[k], eta, theta, tol, max_iter)$theta
     out[, k] <- edge_norms(prep, theta)
   }
   out

@@ -53,6 +53,8 @@
 #' @param lambda_refit The `lambda_w` of the refit on all rows, or `NULL` for
 #'   the default of the section Procedure.
 #' @param progress Print a line per subsample?
+#' @param maxit Deprecated name of `max_iter` (accepted with a warning of
+#'   class `"mlss_deprecated"` until the next release).
 #' @return An object of class `"mlcrf_stability"`: a list with
 #'   \item{prob}{the E x K matrix of selection probabilities (rows the pairs
 #'     `"from~to"`, columns the path).}
@@ -79,9 +81,10 @@
 mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50,
                             fraction = 0.5, threshold = 0.6, lambda_v = NULL,
                             edge_type = c("full", "ising"), lambda_refit = NULL,
-                            tol = 1e-6, maxit = 2000, progress = FALSE,
-                            na_labels = c("refuse", "negative")) {
+                            tol = 1e-6, max_iter = 2000, progress = FALSE,
+                            na_labels = c("refuse", "negative"), maxit) {
   call <- match.call()
+  max_iter <- deprecated_maxit(max_iter, maxit, "mlcrf_stability")
   edge_type <- match.arg(edge_type)
   x <- as_features(x)
   y <- as_labels(y, nrow(x), na = match.arg(na_labels), fun = "mlcrf_stability")
@@ -89,7 +92,7 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
   eta <- check_eta(eta)
   if (eta == 0) stop_arg("'eta' = 0 selects no edges (no group penalty): give eta in (0, 1]")
   tol <- check_positive(tol, "tol")
-  maxit <- check_positive(maxit, "maxit")
+  max_iter <- check_positive(max_iter, "max_iter")
   B <- check_positive(B, "B")
   if (B != round(B)) stop_arg("'B' must be a whole number >= 1")
   if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 ||
@@ -103,10 +106,10 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
   nsub <- floor(fraction * n)
   if (nsub < 2) stop_arg("'fraction' * (number of rows) must be at least 2")
   if (is.null(lambda_v)) lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type,
-                                           tol = tol, maxit = maxit)$lambda_v
+                                           tol = tol, max_iter = max_iter)$lambda_v
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   prep_all <- mlcrf_prepare(x, y + 0, edge_type)
-  range <- mlcrf_lambda_range(x, y, lambda_v, eta, edge_type, tol, maxit)
+  range <- mlcrf_lambda_range(x, y, lambda_v, eta, edge_type, tol, max_iter)
   lambda_max <- range$lambda_max
   if (is.null(lambda_w)) {
     if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
@@ -125,7 +128,7 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
   for (b in seq_len(B)) {
     rows <- sample.int(n, nsub)
     sel <- mlcrf_path_edges(x[rows, , drop = FALSE], y[rows, , drop = FALSE] + 0, lambda_w,
-                            eta, lambda_v, edge_type, tol, maxit)
+                            eta, lambda_v, edge_type, tol, max_iter)
     count <- count + sel
     if (progress) message("mlcrf_stability: subsample ", b, " of ", B, " done")
   }
@@ -139,7 +142,7 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
   edf <- data.frame(from = prep_all$labels[prep_all$from[stable]],
                     to = prep_all$labels[prep_all$to[stable]],
                     max_prob = unname(max_prob[stable]), stringsAsFactors = FALSE)
-  fit <- mlcrf_fit_edges(prep_all, x, y, stable, lambda_v, lambda_refit, eta, tol, maxit)
+  fit <- mlcrf_fit_edges(prep_all, x, y, stable, lambda_v, lambda_refit, eta, tol, max_iter)
   fit$call <- call
   structure(list(prob = prob, max_prob = max_prob, edges = edf, lambda_w = lambda_w,
                  eta = eta, lambda_v = lambda_v, lambda_max = lambda_max, B = B,
@@ -151,14 +154,14 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
 
 # The edges stage 1 selects at each point of a decreasing lambda_w path, with
 # warm starts: an E x K 0/1 matrix.
-mlcrf_path_edges <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, maxit) {
+mlcrf_path_edges <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, max_iter) {
   prep <- mlcrf_prepare(x, y, edge_type)
   theta <- matrix(0, prep$d + 1L, prep$m + length(prep$from) * prep$K)
   sel <- matrix(0, length(prep$from), length(lambda_w))
   for (k in seq_along(lambda_w)) {
-    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w[k], eta, theta, tol, maxit)
+    s1 <- mlcrf_stage1(prep, lambda_v, lambda_w[k], eta, theta, tol, max_iter)
     if (s1$status != 0L)
-      warn_not_converged_msg("mlcrf_stability: no convergence in 'maxit' = ", maxit,
+      warn_not_converged_msg("mlcrf_stability: no convergence in 'max_iter' = ", max_iter,
                              " iterations")
     theta <- s1$theta
     sel[, k] <- edge_norms(prep, theta) > 0
@@ -168,16 +171,16 @@ mlcrf_path_edges <- function(x, y, lambda_w, eta, lambda_v, edge_type, tol, maxi
 
 # An mlcrf fit on all rows with a given set of edges (indices into all
 # pairs): stage 2 only, warm-started from the nodes fitted alone.
-mlcrf_fit_edges <- function(prep, x, y, keep, lambda_v, lambda_w, eta, tol, maxit) {
+mlcrf_fit_edges <- function(prep, x, y, keep, lambda_v, lambda_w, eta, tol, max_iter) {
   p <- prep$d + 1L
   nodes <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta, matrix(0, p, prep$m), 2L,
-                          tol, maxit)$theta
+                          tol, max_iter)$theta
   th0 <- cbind(nodes, matrix(0, p, length(keep) * prep$K))
   s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, min(eta, 1 - 1e-3), th0, 2L, tol,
-                       maxit)
+                       max_iter)
   if (s2$status == 2L) stop("mlcrf: the L-BFGS refit failed", call. = FALSE)
   if (s2$status == 1L)
-    warn_not_converged_msg("mlcrf: no convergence in 'maxit' = ", maxit, " iterations")
+    warn_not_converged_msg("mlcrf: no convergence in 'max_iter' = ", max_iter, " iterations")
   stage1 <- matrix(0, p, prep$m + length(prep$from) * prep$K)
   cols <- c(seq_len(prep$m), edge_columns(prep, keep))
   stage1[, cols] <- s2$theta

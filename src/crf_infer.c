@@ -12,7 +12,8 @@
  *     independent solution, the rounded marginals, the best Gibbs state and
  *     `starts` random states) are each polished by ICM and the best kept.
  *     BP that does not settle is retried with more damping (d <- (1 + d) / 2,
- *     three times). */
+ *     three times), then once more with the first damping on the serial
+ *     schedule. */
 #include <R.h>
 #include <Rinternals.h>
 #include <R_ext/Random.h>
@@ -22,6 +23,9 @@
 #include "crf_infer_core.h"
 #include "mlss.h"
 
+#define WANT_MARG 1
+#define WANT_MAP 2
+#define WANT_LOGZ 4
 #define CRF_EXACT_MAX 30   /* a hard guard on one component; the R side documents the cut-off */
 
 static double crf_unif(void) { return unif_rand(); }
@@ -33,12 +37,23 @@ static double crf_unif(void) { return unif_rand(); }
  * vectors whose log-probability is wanted; damping, maxit, tol: BP; sweeps:
  * Gibbs sweeps after a burn-in of sweeps / 5, run again with 2, 4, 8 times
  * as many while the largest standard error exceeds se_target; starts:
- * random ICM starts.
+ * random ICM starts; what: a sum of WANT_MARG (the marginals), WANT_MAP and
+ * WANT_LOGZ (log Z, and logp of y): on an approximate component only what is
+ * asked for is computed (log Z alone is BP's, without the MAP search or
+ * Gibbs); loopy: 0 Gibbs for the marginals of every approximate component
+ * with cycles, 1 BP's marginals there where BP settled, Gibbs elsewhere.
+ * Entries not asked for are left as computed on the way (the marginals of
+ * BP, the independent MAP) and are not to be used.
  * Returns list(marginal, map, logZ, logp, bp_iter, bp_delta, gibbs_se,
- * map_certified, exact_labels, component). */
+ * map_certified, exact_labels, component, loopy, gibbs), loopy and gibbs per
+ * instance: an approximate component had cycles, Gibbs sampling ran. */
 SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_max, SEXP y,
-               SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts, SEXP se_target)
+               SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts, SEXP se_target,
+               SEXP what, SEXP loopy)
 {
+    int want = Rf_asInteger(what), lpy = Rf_asInteger(loopy);
+    if (want == NA_INTEGER || want < 1 || want > 7 || (lpy != 0 && lpy != 1))
+        Rf_error("internal: bad what or loopy");
     double setarget = Rf_asReal(se_target);
     if (!Rf_isReal(node) || !Rf_isMatrix(node)) Rf_error("internal: node must be a double matrix");
     int n = Rf_nrows(node), m = Rf_ncols(node);
@@ -123,6 +138,8 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
     SEXP cert = PROTECT(Rf_allocVector(LGLSXP, n));
     SEXP nexact = PROTECT(Rf_allocVector(INTSXP, n));
     SEXP compr = PROTECT(Rf_allocVector(INTSXP, m));
+    SEXP loopyr = PROTECT(Rf_allocVector(LGLSXP, n));
+    SEXP gibbsr = PROTECT(Rf_allocVector(LGLSXP, n));
     for (int l = 0; l < m; l++) INTEGER(compr)[l] = comp[l] + 1;
 
     int ms = maxsize > 0 ? maxsize : 1;
@@ -147,7 +164,7 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
     for (int i = 0; i < n; i++) {
         if (maxsize >= 12 || i % 64 == 0) R_CheckUserInterrupt();
         double lz_all = 0.0, dmax = 0.0, semax = 0.0;
-        int itmax = 0, certified = 1, nex = 0;
+        int itmax = 0, certified = 1, nex = 0, anyloopy = 0, anygibbs = 0;
         for (int c = 0; c < nc; c++) {
             const crf_graph *g = &graphs[c];
             int sz = csize[c], ec = cedges[c];
@@ -171,43 +188,58 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
                 nex += sz;
             } else {
                 int tree = ec == sz - 1;
-                /* sum-product BP, with more damping when it does not settle */
+                /* sum-product BP, with more damping when it does not settle,
+                 * then once on the serial schedule */
                 double d = damp, delta = 0.0;
                 int it = 0;
-                for (int tries = 0; tries < 4; tries++) {
-                    it += crf_bp(g, nd, pr, d, mx, tl, 0, msg, msg2, acc, mg, &delta, &lz);
+                for (int tries = 0; tries < 5; tries++) {
+                    it += crf_bp_schedule(g, nd, pr, d, mx, tl, 0, tries == 4, msg, msg2, acc,
+                                          mg, &delta, &lz);
                     if (delta < tl) break;
-                    d = 0.5 * (1.0 + d);
+                    if (tries < 3) d = 0.5 * (1.0 + d);
+                    else d = damp;
                 }
                 if (delta > dmax) dmax = delta;
                 if (it > itmax) itmax = it;
-                /* MAP candidates, each polished by ICM: max-product, the
-                 * independent solution, the rounded marginals */
-                double dm = 0.0, best;
-                crf_bp(g, nd, pr, damp, mx, tl, 1, msg, msg2, acc, mg2, &dm, &best);
-                for (int j = 0; j < sz; j++) mp[j] = mg2[j] > 0;
-                int mp_converged = dm < tl;
-                int tie = 0;
-                for (int j = 0; j < sz; j++) if (fabs(mg2[j]) < 1e-9) tie = 1;
-                crf_icm(g, nd, pr, mp, 100);
-                best = crf_score(g, nd, pr, mp);
-                int polished_same = 1;
-                for (int j = 0; j < sz; j++) if ((mg2[j] > 0) != mp[j]) polished_same = 0;
-                for (int s = 0; s < 2 + nst + 1; s++) {
-                    if (s == 0) for (int j = 0; j < sz; j++) y2[j] = nd[j] > 0;
-                    else if (s == 1) for (int j = 0; j < sz; j++) y2[j] = mg[j] > 0.5;
-                    else if (s < 2 + nst) for (int j = 0; j < sz; j++) y2[j] = crf_unif() < 0.5;
-                    else break;
-                    crf_icm(g, nd, pr, y2, 100);
-                    double sc = crf_score(g, nd, pr, y2);
-                    if (sc > best) { best = sc; memcpy(mp, y2, sizeof(int) * (size_t) sz); }
-                }
-                if (!tree) {
-                    /* Gibbs for the marginals, from the best state so far */
-                    double se, bs;
+                if (!tree) anyloopy = 1;
+                /* Gibbs for the marginals of a component with cycles: always
+                 * with loopy = 0; with loopy = 1 only where BP did not settle */
+                int gibbs = !tree && (want & (WANT_MARG | WANT_MAP)) &&
+                    (lpy == 0 || delta >= tl);
+                int certified_c = 1;
+                if (want & WANT_MAP) {
+                    /* MAP candidates, each polished by ICM: max-product, the
+                     * independent solution, the rounded marginals */
+                    double dm = 0.0, best;
+                    crf_bp(g, nd, pr, damp, mx, tl, 1, msg, msg2, acc, mg2, &dm, &best);
+                    for (int j = 0; j < sz; j++) mp[j] = mg2[j] > 0;
+                    int mp_converged = dm < tl;
+                    int tie = 0;
+                    for (int j = 0; j < sz; j++) if (fabs(mg2[j]) < 1e-9) tie = 1;
+                    crf_icm(g, nd, pr, mp, 100);
+                    best = crf_score(g, nd, pr, mp);
+                    int polished_same = 1;
+                    for (int j = 0; j < sz; j++) if ((mg2[j] > 0) != mp[j]) polished_same = 0;
+                    for (int s = 0; s < 2 + nst + 1; s++) {
+                        if (s == 0) for (int j = 0; j < sz; j++) y2[j] = nd[j] > 0;
+                        else if (s == 1) for (int j = 0; j < sz; j++) y2[j] = mg[j] > 0.5;
+                        else if (s < 2 + nst) for (int j = 0; j < sz; j++) y2[j] = crf_unif() < 0.5;
+                        else break;
+                        crf_icm(g, nd, pr, y2, 100);
+                        double sc = crf_score(g, nd, pr, y2);
+                        if (sc > best) { best = sc; memcpy(mp, y2, sizeof(int) * (size_t) sz); }
+                    }
+                    if (!tree || !(mp_converged && !tie && polished_same)) certified_c = 0;
                     memcpy(yv, mp, sizeof(int) * (size_t) sz);
-                    /* more sweeps (2, 4, 8 times) while the standard error is
-                     * above the target */
+                } else {
+                    for (int j = 0; j < sz; j++) mp[j] = yv[j] = mg[j] > 0.5;
+                    certified_c = 0;
+                }
+                if (gibbs) {
+                    /* Gibbs from the best state so far; more sweeps (2, 4, 8
+                     * times) while the standard error is above the target */
+                    double se, bs;
+                    double bstart = crf_score(g, nd, pr, yv);
                     int sw = nsw;
                     for (int k = 0; k < 4; k++, sw *= 2) {
                         crf_gibbs(g, nd, pr, sw, sw / 5, nbatch, crf_unif, yv, mg, &se, y2, &bs,
@@ -215,15 +247,14 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
                         if (se <= setarget || sw > INT_MAX / 4) break;
                     }
                     if (se > semax) semax = se;
-                    if (bs > best) {
+                    if ((want & WANT_MAP) && bs > bstart) {
                         crf_icm(g, nd, pr, y2, 100);
-                        best = crf_score(g, nd, pr, y2);
-                        memcpy(mp, y2, sizeof(int) * (size_t) sz);
+                        if (crf_score(g, nd, pr, y2) > crf_score(g, nd, pr, mp))
+                            memcpy(mp, y2, sizeof(int) * (size_t) sz);
                     }
-                    certified = 0;
-                } else if (!(mp_converged && !tie && polished_same)) {
-                    certified = 0;
+                    anygibbs = 1;
                 }
+                if (!certified_c) certified = 0;
             }
             for (int j = 0; j < sz; j++) {
                 int l = labs[lstart[c] + j];
@@ -238,6 +269,8 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
         REAL(gse)[i] = semax;
         LOGICAL(cert)[i] = certified;
         INTEGER(nexact)[i] = nex;
+        LOGICAL(loopyr)[i] = anyloopy;
+        LOGICAL(gibbsr)[i] = anygibbs;
         if (Y) {
             for (int l = 0; l < m; l++) yall[l] = Y[IDX(i, l, n)] > 0.5;
             /* the full graph's score: the edges' original numbering */
@@ -251,16 +284,18 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
         }
     }
     if (any_random) PutRNGstate();
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 10));
-    SEXP parts[] = {marg, map, logZ, logp, bpit, bpdel, gse, cert, nexact, compr};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 12));
+    SEXP parts[] = {marg, map, logZ, logp, bpit, bpdel, gse, cert, nexact, compr, loopyr,
+                    gibbsr};
     const char *names[] = {"marginal", "map", "logZ", "logp", "bp_iter", "bp_delta",
-                           "gibbs_se", "map_certified", "exact_labels", "component"};
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 10));
-    for (int k = 0; k < 10; k++) {
+                           "gibbs_se", "map_certified", "exact_labels", "component",
+                           "loopy", "gibbs"};
+    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 12));
+    for (int k = 0; k < 12; k++) {
         SET_VECTOR_ELT(out, k, parts[k]);
         SET_STRING_ELT(nms, k, Rf_mkChar(names[k]));
     }
     Rf_setAttrib(out, R_NamesSymbol, nms);
-    UNPROTECT(12);
+    UNPROTECT(14);
     return out;
 }

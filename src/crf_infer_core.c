@@ -105,6 +105,15 @@ int crf_bp(const crf_graph *g, const double *node, const double *pair, double da
            int maxit, double tol, int maxprod, double *msg, double *newmsg, double *belief,
            double *marg, double *delta, double *logZ)
 {
+    return crf_bp_schedule(g, node, pair, damping, maxit, tol, maxprod, 0, msg, newmsg,
+                           belief, marg, delta, logZ);
+}
+
+int crf_bp_schedule(const crf_graph *g, const double *node, const double *pair,
+                    double damping, int maxit, double tol, int maxprod, int serial,
+                    double *msg, double *newmsg, double *belief, double *marg,
+                    double *delta, double *logZ)
+{
     double (*comb)(double, double) = maxprod ? maxadd : logaddexp;
     int m = g->m, E = g->E, it;
     for (int k = 0; k < 2 * E; k++) msg[k] = 0.0;
@@ -122,12 +131,21 @@ int crf_bp(const crf_graph *g, const double *node, const double *pair, double da
             double hb = belief[g->to[e]] - msg[2 * e];         /* cavity of to */
             double to_b = comb(p01, ha + p11) - comb(0.0, ha + p10);
             double to_a = comb(p10, hb + p11) - comb(0.0, hb + p01);
-            newmsg[2 * e] = damping * msg[2 * e] + (1.0 - damping) * to_b;
-            newmsg[2 * e + 1] = damping * msg[2 * e + 1] + (1.0 - damping) * to_a;
-            dmax = fmax(dmax, fmax(fabs(newmsg[2 * e] - msg[2 * e]),
-                                   fabs(newmsg[2 * e + 1] - msg[2 * e + 1])));
+            double nb = damping * msg[2 * e] + (1.0 - damping) * to_b;
+            double na = damping * msg[2 * e + 1] + (1.0 - damping) * to_a;
+            dmax = fmax(dmax, fmax(fabs(nb - msg[2 * e]), fabs(na - msg[2 * e + 1])));
+            if (serial) {
+                /* in place: the next edges see these messages (Gauss-Seidel) */
+                belief[g->to[e]] += nb - msg[2 * e];
+                belief[g->from[e]] += na - msg[2 * e + 1];
+                msg[2 * e] = nb;
+                msg[2 * e + 1] = na;
+            } else {
+                newmsg[2 * e] = nb;
+                newmsg[2 * e + 1] = na;
+            }
         }
-        memcpy(msg, newmsg, sizeof(double) * 2 * (size_t) E);
+        if (!serial) memcpy(msg, newmsg, sizeof(double) * 2 * (size_t) E);
         *delta = dmax;
         if (dmax < tol) break;
     }

@@ -35,6 +35,15 @@ void crf_exact(const crf_graph *g, const double *node, const double *pair, int *
 int crf_bp(const crf_graph *g, const double *node, const double *pair, double damping,
            int maxit, double tol, int maxprod, double *msg, double *newmsg, double *belief,
            double *marg, double *delta, double *logZ);
+/* The same with a choice of schedule: serial = 0 updates all messages in
+ * parallel from the previous sweep's (crf_bp); serial = 1 updates them in
+ * place, edge by edge (each update sees the messages already updated in the
+ * sweep), which settles on many graphs where the parallel schedule
+ * oscillates.  newmsg is not used when serial = 1. */
+int crf_bp_schedule(const crf_graph *g, const double *node, const double *pair,
+                    double damping, int maxit, double tol, int maxprod, int serial,
+                    double *msg, double *newmsg, double *belief, double *marg,
+                    double *delta, double *logZ);
 /* With maxprod = 1, crf_bp runs max-product instead: marg then holds the
  * max-marginal log-ratios (exact on a tree once converged), logZ is NaN. */
 /* ICM: sweeps that set each label to its best value given the others, from

@@ -24,14 +24,10 @@ static double log1pexp(double z)
     return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
 }
 
-double crf_smooth(crf_problem *pr, const double *theta, double *grad)
+void crf_potentials(crf_problem *pr, const double *theta, double *P)
 {
-    int n = pr->n, d = pr->d, m = pr->m, E = pr->E, K = pr->K, q = crf_ncol(pr);
-    int p = d + 1;
-    const double *y = pr->y;
-    double *B = pr->B, *P = pr->P, *G = pr->G;
-
-    /* potentials P = [1, Xs] theta (n x q) */
+    int n = pr->n, d = pr->d, q = crf_ncol(pr), p = d + 1;
+    double *B = pr->B;
     for (int c = 0; c < q; c++)
         for (int j = 0; j < d; j++) B[IDX(j, c, d)] = theta[IDX(j + 1, c, p)] * pr->sinv[j];
     mat_prod(&pr->X, pr->mu, B, q, P);
@@ -39,11 +35,27 @@ double crf_smooth(crf_problem *pr, const double *theta, double *grad)
         double b0 = theta[IDX(0, c, p)];
         for (int i = 0; i < n; i++) P[IDX(i, c, n)] += b0;
     }
-    /* the log-odds of each conditional p(y_l | y_-l, x) */
-    memcpy(G, P, sizeof(double) * (size_t) n * m);
+}
+
+double crf_smooth(crf_problem *pr, const double *theta, double *grad)
+{
+    crf_potentials(pr, theta, pr->P);
+    return crf_smooth_at(pr, theta, pr->P, grad);
+}
+
+double crf_smooth_at(crf_problem *pr, const double *theta, const double *Pin, double *grad)
+{
+    int n = pr->n, d = pr->d, m = pr->m, E = pr->E, K = pr->K, q = crf_ncol(pr);
+    int p = d + 1;
+    const double *y = pr->y;
+    double *B = pr->B, *P = pr->P, *G = pr->G;
+
+    /* the log-odds of each conditional p(y_l | y_-l, x), from the
+     * potentials Pin = [1, Xs] theta (n x q) */
+    memcpy(G, Pin, sizeof(double) * (size_t) n * m);
     for (int e = 0; e < E; e++) {
         int a = pr->from[e], b = pr->to[e];
-        const double *pc = P + IDX(0, m + e * K, n);
+        const double *pc = Pin + IDX(0, m + e * K, n);
         for (int i = 0; i < n; i++) {
             double ya = y[IDX(i, a, n)], yb = y[IDX(i, b, n)];
             if (K == 3) {
@@ -74,7 +86,8 @@ double crf_smooth(crf_problem *pr, const double *theta, double *grad)
     value += pr->ridge_w * sw;
     if (!grad) return value;
 
-    /* derivatives of the loss with respect to the potentials, into P */
+    /* derivatives of the loss with respect to the potentials, into P (Pin
+     * is not read after this point, so it may be P itself) */
     memcpy(P, G, sizeof(double) * (size_t) n * m);
     for (int e = 0; e < E; e++) {
         int a = pr->from[e], b = pr->to[e];
@@ -144,21 +157,33 @@ int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
               double *objective)
 {
     size_t len = (size_t) (pr->d + 1) * crf_ncol(pr);
+    size_t plen = (size_t) pr->n * crf_ncol(pr);
     double *x = theta;
     double *yk = (double *) R_alloc(len, sizeof(double));
     double *z = (double *) R_alloc(len, sizeof(double));
     double *g = (double *) R_alloc(len, sizeof(double));
+    /* the potentials of x, z and yk: they are affine in theta, so those of
+     * the extrapolated point yk = z + mom (z - x) are the same combination
+     * of those of z and x, both computed exactly; one product with the
+     * design per iteration is saved (two remain: X B at z, X'P for the
+     * gradient at yk) */
+    double *Px = (double *) R_alloc(plen, sizeof(double));
+    double *Pz = (double *) R_alloc(plen, sizeof(double));
+    double *Py = (double *) R_alloc(plen, sizeof(double));
     memcpy(yk, x, len * sizeof(double));
     double L = 1.0, t = 1.0;
-    double Fx = crf_smooth(pr, x, NULL) + crf_group_penalty(pr, x);
+    crf_potentials(pr, x, Px);
+    memcpy(Py, Px, plen * sizeof(double));
+    double Fx = crf_smooth_at(pr, x, Px, NULL) + crf_group_penalty(pr, x);
     int status = MLCRF_NOT_CONVERGED, it;
     for (it = 1; it <= maxit; it++) {
         if (it % 10 == 0) R_CheckUserInterrupt();
-        double gy = crf_smooth(pr, yk, g), gz;
+        double gy = crf_smooth_at(pr, yk, Py, g), gz;
         for (;;) {
             for (size_t k = 0; k < len; k++) z[k] = yk[k] - g[k] / L;
             group_prox(pr, z, 1.0 / L);
-            gz = crf_smooth(pr, z, NULL);
+            crf_potentials(pr, z, Pz);
+            gz = crf_smooth_at(pr, z, Pz, NULL);
             double lin = 0.0, sq = 0.0;
             for (size_t k = 0; k < len; k++) {
                 double dk = z[k] - yk[k];
@@ -171,6 +196,7 @@ int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
         double Fz = gz + crf_group_penalty(pr, z);
         if (Fz > Fx && t > 1.0) {           /* restart from x without momentum */
             memcpy(yk, x, len * sizeof(double));
+            memcpy(Py, Px, plen * sizeof(double));
             t = 1.0;
             continue;
         }
@@ -184,6 +210,8 @@ int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
             yk[k] = z[k] + mom * (z[k] - x[k]);
             x[k] = z[k];
         }
+        for (size_t k = 0; k < plen; k++) Py[k] = Pz[k] + mom * (Pz[k] - Px[k]);
+        double *sw = Px; Px = Pz; Pz = sw;   /* x = z: its potentials */
         t = tn;
         Fx = Fz;
         if (resid <= tol) {

@@ -37,6 +37,11 @@ int crf_ncol(const crf_problem *pr);
 /* Negative log pseudo-likelihood / n plus the smooth part of the penalty
  * (node ridge, edge ridge); its gradient in grad when grad != NULL. */
 double crf_smooth(crf_problem *pr, const double *theta, double *grad);
+/* The potentials [1, Xs] theta (n x q) into P (one product with the design). */
+void crf_potentials(crf_problem *pr, const double *theta, double *P);
+/* crf_smooth() with the potentials of theta given (Pin, n x q; it may be
+ * pr->P, which the gradient overwrites). */
+double crf_smooth_at(crf_problem *pr, const double *theta, const double *Pin, double *grad);
 /* The group lasso term lambda_w eta sum_e ||w_e||. */
 double crf_group_penalty(const crf_problem *pr, const double *theta);
 /* Stage 1: FISTA with backtracking and restarts, block soft-thresholding of

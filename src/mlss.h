@@ -47,8 +47,8 @@ SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
                SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
                SEXP stage, SEXP maxit, SEXP tol);
 SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_max, SEXP y,
-               SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts,
-               SEXP se_target);
+               SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts, SEXP se_target,
+               SEXP what, SEXP loopy);
 
 /* Linear baselines (br.c, logistic.c, linsvm.c) */
 #include "br_rows.h"

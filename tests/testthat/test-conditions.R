@@ -24,7 +24,7 @@ test_that("every iterative solver warns of non-convergence with one class", {
     lewl = quote(lewl(x, ymiss, max_iter = 1, tol = 0)),
     mlml = quote(mlml(x, ymiss, max_iter = 1, tol = 0)),
     aso = quote(aso_svm(x, y, alpha = 1, r = 1, max_iter = 1, tol = 1e-300)),
-    mlcrf = quote(mlcrf(x, y, lambda_v = 1e-3, lambda_w = 1e-3, maxit = 1)))
+    mlcrf = quote(mlcrf(x, y, lambda_v = 1e-3, lambda_w = 1e-3, max_iter = 1)))
   for (nm in names(runs)) {
     cls <- warning_classes(eval(runs[[nm]]))
     expect_true(length(cls) > 0, label = paste(nm, "warns"))
