@@ -19,13 +19,14 @@ warn_not_converged_msg <- function(...) {
 # The old spellings already warned about in this session (warn_deprecated()).
 deprecated_seen <- new.env(parent = emptyenv())
 
-# A warning of class "mlss_deprecated", once per session for each `old`: `fun`
+# A warning of class "mlss_deprecated", once per session for each `old` of each `fun`: `fun`
 # accepts `old` (an argument or a value, as the user wrote it, e.g.
 # 'na_labels = "keep"') for one release; `new` is what to write instead.
 # Returns TRUE when it warned.
 warn_deprecated <- function(old, new, fun) {
-  if (isTRUE(deprecated_seen[[old]])) return(invisible(FALSE))
-  assign(old, TRUE, envir = deprecated_seen)
+  key <- paste0(fun, ": ", old)
+  if (isTRUE(deprecated_seen[[key]])) return(invisible(FALSE))
+  assign(key, TRUE, envir = deprecated_seen)
   cond <- structure(class = c("mlss_deprecated", "deprecatedWarning", "warning", "condition"),
                     list(message = paste0(fun, "(): ", old, " is deprecated; write ", new,
                                           " (the old spelling is accepted until the next ",

@@ -206,11 +206,7 @@ mlcrf.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
 # and predict.mlcrf(): still taken, with a warning, for one release (mlss 0.1.0).
 deprecated_maxit <- function(max_iter, maxit, fun) {
   if (missing(maxit)) return(max_iter)
-  cond <- structure(class = c("mlss_deprecated", "deprecatedWarning", "warning", "condition"),
-                    list(message = paste0(fun, "(): 'maxit' is deprecated and will be removed ",
-                                          "in the next release; use 'max_iter'"),
-                         call = NULL))
-  warning(cond)
+  warn_deprecated("'maxit'", "'max_iter'", fun)
   maxit
 }
 

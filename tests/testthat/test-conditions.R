@@ -71,13 +71,15 @@ test_that("na_labels = \"keep\" is the deprecated spelling of \"observed\": one 
                               progress = FALSE, na_labels = "keep"),
                  class = "mlss_deprecated")
   expect_equal(old$cvm, new$cvm)
-  # once per session: the second use is silent, in ml_compare() too
+  # once per session and function: the second use is silent
   expect_warning(suppressMessages(ml_cv(x, y, fit, list(w = 1), predict = pred,
                                         foldid = foldid, progress = FALSE,
                                         na_labels = "keep")), NA)
   m <- list(br = function(x, y) br(x, y, na_labels = "observed"))
   values <- function(cmp) cmp[, c("method", "fold", "measure", "value")]  # not the times
-  expect_equal(values(ml_compare(x, y, m, foldid = foldid, progress = FALSE, na_labels = "keep")),
+  expect_warning(old <- ml_compare(x, y, m, foldid = foldid, progress = FALSE, na_labels = "keep"),
+                 class = "mlss_deprecated")
+  expect_equal(values(old),
                values(ml_compare(x, y, m, foldid = foldid, progress = FALSE,
                                  na_labels = "observed")))
   w <- tryCatch(mlss:::warn_deprecated("old = 1", "new = 1", "f"), warning = identity)

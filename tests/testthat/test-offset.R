@@ -188,12 +188,32 @@ test_that("the toolbox's methods: invariant with the ridge learner, not with the
   expect_gt(changed(function(x, y) ebr(x, y, n_models = 3)), 1e-3)
 })
 
+test_that("EPS, HOMER, CLR, BR+ and DBR: invariant with the ridge learner, not with the logistic", {
+  # the same two learners as above, under the second-layer and pairwise fits
+  # (off_compare() sets the same seed before both fits of a random method)
+  expect_offset_invariant(function(x, y) eps(x, y, n_models = 3, p = 1, b = 1,
+                                             learner = "ridge"))
+  expect_offset_invariant(function(x, y) homer(x, y, k = 2, learner = "ridge"))
+  expect_offset_invariant(function(x, y) clr(x, y, learner = "ridge"))
+  expect_offset_invariant(function(x, y) brplus(x, y, learner = "ridge", inner_folds = 1))
+  expect_offset_invariant(function(x, y) dbr(x, y, learner = "ridge"))
+  changed <- function(fit_fun)
+    suppressWarnings(off_compare(fit_fun, 40, 5, FALSE, affine = FALSE)$gap)
+  expect_gt(changed(function(x, y) eps(x, y, n_models = 3, p = 1, b = 1)), 1e-3)
+  expect_gt(changed(function(x, y) homer(x, y, k = 2)), 1e-3)
+  expect_gt(changed(function(x, y) clr(x, y, vote = "score")), 1e-3)
+  expect_gt(changed(function(x, y) brplus(x, y, inner_folds = 1)), 1e-3)
+  expect_gt(changed(function(x, y) dbr(x, y)), 1e-3)
+})
+
 test_that("every method of the registry is covered by this file", {
   # a new entry of ml_registry() must be added to one of these lists, with a
   # test above: invariant (at the settings of its test), or changed by an
   # offset for a documented reason (a penalised intercept)
   invariant <- c("mlls", "ssmddm", "mddm", "br", "cca_ridge", "cca_svm", "cplst",
-                 "aso_svm", "mlcrf", "mlknn", "iblr", "mlml", "lewl", "lp", "ps", "rakel")
-  changed <- c("br", "cc", "pcc", "iblr", "aso_svm", "lp", "ps", "rakel", "ecc", "ebr")
+                 "aso_svm", "mlcrf", "mlknn", "iblr", "mlml", "lewl", "lp", "ps", "rakel", "eps", "homer", "clr",
+                 "brplus", "dbr")
+  changed <- c("br", "cc", "pcc", "iblr", "aso_svm", "lp", "ps", "rakel", "ecc", "ebr",
+               "eps", "homer", "clr", "brplus", "dbr")
   expect_setequal(union(invariant, changed), names(mlss:::ml_registry()))
 })
