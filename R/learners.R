@@ -111,8 +111,8 @@
 #' @export
 ml_learner <- function(name, fit, predict, type = c("prob", "score"), sparse = FALSE,
                        params = list(), regression = FALSE) {
-  validate_ml_learner(new_ml_learner(name, fit, predict, match.arg(type), sparse, params,
-                                     regression))
+  if (missing(type)) type <- "prob"
+  validate_ml_learner(new_ml_learner(name, fit, predict, type, sparse, params, regression))
 }
 
 new_ml_learner <- function(name, fit, predict, type, sparse, params, regression,
@@ -388,8 +388,8 @@ ml_learner_kernlab <- function(kernel = "rbfdot", C = 1, sigma = NULL, prob.mode
     switch(model$what,
            regression = as.numeric(kernlab::predict(model$svm, newx)),
            prob = kernlab::predict(model$svm, newx, type = "probabilities")[, "TRUE"],
-           # kernlab's decision value is positive for the first level (FALSE)
-           score = -as.numeric(kernlab::predict(model$svm, newx, type = "decision")))
+           # kernlab's decision value is positive for the second level (TRUE)
+           score = as.numeric(kernlab::predict(model$svm, newx, type = "decision")))
   }
   validate_ml_learner(new_ml_learner(
     "kernlab ksvm", fit, predict, type = if (prob.model) "prob" else "score", sparse = FALSE,
@@ -419,7 +419,8 @@ ml_learner_ranger <- function(num.trees = 500, mtry = NULL, min.node.size = NULL
                      seed = seed, ...)
   }
   predict <- function(model, newx) {
-    p <- stats::predict(model, data = named_columns(as.matrix(newx)),
+    # a fixed seed: prediction leaves R's random stream where it is
+    p <- stats::predict(model, data = named_columns(as.matrix(newx)), seed = 1L,
                         num.threads = model$num.threads %||% 1)$predictions
     if (is.matrix(p)) p[, "TRUE"] else as.numeric(p)
   }
