@@ -46,6 +46,15 @@
 #' cv <- cv_br(mlss::yeast$x[train, ], mlss::yeast$y[train, ], learner = "logistic",
 #'             cost = 10^(-2:1), nfolds = 3)
 #' cv
+#' \donttest{
+#' # a random forest's mtry, tuned on the engine
+#' if (requireNamespace("ranger", quietly = TRUE)) {
+#'   d <- mlss::emotions
+#'   set.seed(1)
+#'   cv_br(d$x[d$train, ], d$y[d$train, ], learner = ml_learner_ranger(num.trees = 50),
+#'         params = list(mtry = c(4, 16)), nfolds = 3)
+#' }
+#' }
 #' @export
 cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2),
                   loss = c("squared_hinge", "hinge"), intercept = TRUE, tol = NULL,

@@ -38,10 +38,12 @@
 #' is missing):
 #' * `ml_learner_e1071()`: [e1071::svm()], by default the RBF kernel with
 #'   e1071's defaults (cost 1, \eqn{\gamma = 1/d}{gamma = 1/d}) and Platt's
-#'   probabilities (`probability = TRUE`; libsvm's internal
-#'   cross-validation for them draws from the C library's generator, so they
-#'   vary slightly from run to run); `probability = FALSE` gives the
-#'   decision values instead (`type = "score"`).  Regression: eps-SVR.
+#'   probabilities (`probability = TRUE`; the internal cross-validation
+#'   that fits them draws from R's generator, so `set.seed()` reproduces
+#'   them), the features scaled as e1071 does by default (`scale = TRUE`);
+#'   `probability = FALSE` gives the decision values instead
+#'   (`type = "score"`).  This is utiml's default base learner.
+#'   Regression: eps-SVR.
 #' * `ml_learner_kernlab()`: [kernlab::ksvm()], C-SVC with the RBF kernel,
 #'   `sigma` by default from [kernlab::sigest()] (R's generator), Platt's
 #'   probabilities.  Regression: eps-SVR.
@@ -54,8 +56,8 @@
 #'   (probabilities); takes sparse `x`.  Regression: the gaussian family.
 #'
 #' xgboost is not among them: it was not installable on the machines this
-#' package is built on (no Debian package); a user's own learner of a few
-#' lines fits it (see Examples).
+#' package is built on (no Debian package); a learner of one's own, in the
+#' form of the Examples, wraps it in a few lines.
 #'
 #' @param name A short name for printing.
 #' @param fit,predict The two functions described above.
@@ -67,8 +69,11 @@
 #' @param regression Can `fit` take a numeric `y` (a regressor for [lewl()])?
 #' @param cost,intercept,loss,tol,max_iter For the built-in learners, as in
 #'   [br()].
-#' @param kernel,gamma,probability,degree,coef0 For `ml_learner_e1071()`, as
-#'   in [e1071::svm()] (`gamma = NULL`: 1 / d).
+#' @param kernel The kernel: e1071's name (`"radial"`, ...) for
+#'   `ml_learner_e1071()`, kernlab's (`"rbfdot"`, ...) for
+#'   `ml_learner_kernlab()`.
+#' @param gamma,probability,degree,coef0,scale For `ml_learner_e1071()`, as in
+#'   [e1071::svm()] (`gamma = NULL`: 1 / d).
 #' @param C,sigma,prob.model For `ml_learner_kernlab()`: the cost, the RBF
 #'   width (`NULL`: [kernlab::sigest()]) and Platt's probabilities.
 #' @param num.trees,mtry,min.node.size,num.threads For
@@ -95,15 +100,25 @@
 #' fit <- br(d, learner = centroid)
 #' ml_metrics(d$y[!d$train, ], pred = predict(fit, d), measures = "macro_f1")
 #'
-#' # logistic regression by glm(), with probabilities
+#' # logistic regression by glm.fit(): probabilities, so also for pcc()
 #' glm_learner <- ml_learner("glm",
 #'   fit = function(x, y) suppressWarnings(stats::glm.fit(cbind(1, x), y,
 #'                                          family = stats::binomial()))$coefficients,
 #'   predict = function(model, newx) stats::plogis(drop(cbind(1, newx) %*% model)))
-#' fit <- cc(d$x[1:200, 1:10], d$y[1:200, ], learner = glm_learner)
+#' x <- d$x[1:200, 1:10]
+#' y <- d$y[1:200, ]
+#' head(predict(pcc(x, y, learner = glm_learner), x, type = "score"), 3)
 #'
-#' # the built-in linear SVM as a learner object
-#' br(d, learner = ml_learner_svm(cost = 0.1))
+#' # least squares, a classifier (scores) and a regressor (for lewl())
+#' lm_learner <- ml_learner("lm",
+#'   fit = function(x, y) stats::lm.fit(cbind(1, x), as.numeric(y))$coefficients,
+#'   predict = function(model, newx) drop(cbind(1, newx) %*% model),
+#'   type = "score", regression = TRUE)
+#' fit <- cc(x, y, learner = lm_learner)
+#' fit <- lewl(x, y, regressor = lm_learner)
+#'
+#' # the built-in linear SVM as a learner object, and a change of parameter
+#' br(d, learner = update(ml_learner_svm(), cost = 0.1))
 #' \donttest{
 #' if (requireNamespace("e1071", quietly = TRUE))
 #'   br(d, learner = ml_learner_e1071(probability = FALSE))
@@ -334,18 +349,18 @@ named_columns <- function(x) {
 #' @rdname ml_learner
 #' @export
 ml_learner_e1071 <- function(kernel = "radial", cost = 1, gamma = NULL, probability = TRUE,
-                             degree = 3, coef0 = 0, ...) {
+                             degree = 3, coef0 = 0, scale = TRUE, ...) {
   need_package("e1071", "e1071")
   fit <- function(x, y, kernel = "radial", cost = 1, gamma = NULL, probability = TRUE,
-                  degree = 3, coef0 = 0, ...) {
+                  degree = 3, coef0 = 0, scale = TRUE, ...) {
     if (is.null(gamma)) gamma <- 1 / ncol(x)
     if (is.logical(y))
       e1071::svm(x, factor(y, levels = c(FALSE, TRUE)), type = "C-classification",
                  kernel = kernel, cost = cost, gamma = gamma, degree = degree, coef0 = coef0,
-                 probability = probability, scale = FALSE, ...)
+                 probability = probability, scale = scale, ...)
     else
       e1071::svm(x, as.numeric(y), type = "eps-regression", kernel = kernel, cost = cost,
-                 gamma = gamma, degree = degree, coef0 = coef0, scale = FALSE, ...)
+                 gamma = gamma, degree = degree, coef0 = coef0, scale = scale, ...)
   }
   predict <- function(model, newx) {
     if (model$type == 3L) return(as.numeric(stats::predict(model, newx)))
@@ -360,7 +375,7 @@ ml_learner_e1071 <- function(kernel = "radial", cost = 1, gamma = NULL, probabil
   validate_ml_learner(new_ml_learner(
     "e1071 svm", fit, predict, type = if (probability) "prob" else "score", sparse = TRUE,
     params = c(list(kernel = kernel, cost = cost, gamma = gamma, probability = probability,
-                    degree = degree, coef0 = coef0), list(...)),
+                    degree = degree, coef0 = coef0, scale = scale), list(...)),
     regression = TRUE))
 }
 

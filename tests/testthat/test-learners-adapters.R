@@ -9,8 +9,7 @@ test_that("ml_learner_e1071(): br() is e1071::svm() per label", {
   newx <- p$x[1:8, ] - 0.1
   fit <- br(p$x, p$y, learner = ml_learner_e1071(probability = FALSE, cost = 2))
   ref <- sapply(1:3, function(l) {
-    m <- e1071::svm(p$x, factor(p$y[, l]), kernel = "radial", cost = 2, gamma = 1 / 4,
-                    scale = FALSE)
+    m <- e1071::svm(p$x, factor(p$y[, l]), kernel = "radial", cost = 2, gamma = 1 / 4)
     pr <- predict(m, newx, decision.values = TRUE)
     dv <- attr(pr, "decision.values")[, 1]
     # the sign that says TRUE is the one of e1071's own class prediction
@@ -28,8 +27,13 @@ test_that("ml_learner_e1071(): br() is e1071::svm() per label", {
   # regression: eps-SVR
   r <- ml_learner_e1071()$fit(p$x, p$x[, 1] + 1)
   expect_equal(ml_learner_e1071()$predict(r, newx),
-               as.numeric(predict(e1071::svm(p$x, p$x[, 1] + 1, gamma = 1 / 4, scale = FALSE),
-                                  newx)), tolerance = 1e-8)
+               as.numeric(predict(e1071::svm(p$x, p$x[, 1] + 1, gamma = 1 / 4), newx)),
+               tolerance = 1e-8)
+  # Platt's probabilities come from R's generator
+  set.seed(9)
+  a <- predict(br(p$x, p$y, learner = ml_learner_e1071()), newx, type = "score")
+  set.seed(9)
+  expect_equal(predict(br(p$x, p$y, learner = ml_learner_e1071()), newx, type = "score"), a)
 })
 
 test_that("ml_learner_kernlab(): br() is kernlab::ksvm() per label", {
