@@ -16,10 +16,15 @@
 # (default "BR,LP,RAkEL,ECC") choose what runs.
 #
 # What is the same and what is not:
-# * BR: the same model in both (one e1071 SVM per label on the same rows);
-#   utiml labels at probability > 0.5.  mlss is shown with that cut, with its
-#   default (per-label cuts for F1 on the training scores) and with per-label
-#   cuts from 5-fold out-of-fold scores (cv_br(), one grid point).
+# * BR: the same model in both (one e1071 SVM per label on the same rows;
+#   with the same seed even the same Platt probabilities).  utiml labels at
+#   probability > 0.5 (e1071's class), then "1+".  mlss: the same, without
+#   "1+", per-label cuts for F1 on the training probabilities (br()'s
+#   default), and per-label cuts from 5-fold out-of-fold scores (cv_br(), one
+#   grid point) on the decision values ("dv") or the probabilities ("p").
+# * utiml labels a row that its method leaves empty with its most probable
+#   label (its default, utiml.empty.prediction = FALSE): "1+" in the tables;
+#   mlss's methods are shown with and without that correction.
 # * LP: utiml fits one multi-class e1071 SVM (libsvm's one-vs-one); mlss
 #   scores the label sets one-vs-rest with the learner (rakel() with the one
 #   subset of all labels): not the same model.
@@ -64,6 +69,17 @@ cpu <- function(expr) {
                                 na.rm = TRUE))
 }
 
+# utiml's default correction: a row predicted empty gets its most probable
+# label ("1+" in the tables)
+one_plus <- function(cls, score) {
+  cls <- unname(cls)
+  empty <- which(rowSums(cls) == 0)
+  cls[cbind(empty, max.col(score[empty, , drop = FALSE], ties.method = "first"))] <- TRUE
+  cls
+}
+scores_classes <- function(fit, x)
+  list(class = predict(fit, x, type = "class"), score = predict(fit, x, type = "score"))
+
 meas <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
 row <- function(set, method, pkg, yte, pred, t) {
   v <- unlist(ml_metrics(yte, pred = pred, measures = meas))
@@ -72,6 +88,7 @@ row <- function(set, method, pkg, yte, pred, t) {
 }
 
 svm <- ml_learner_e1071()   # utiml's "SVM": radial, cost 1, gamma 1/d, Platt, scaled
+svm_dv <- ml_learner_e1071(probability = FALSE)  # the same SVM's decision values
 res <- NULL
 show <- function(r) {
   cat(sprintf("%-9s %-22s %-6s %8.4f %8.4f %8.4f %8.4f %9.1f\n", r$set, r$method, r$package,
@@ -105,46 +122,68 @@ for (set in sets) {
     })
   }
   if ("BR" %in% methods) {
-    u <- ut(utiml::br)
-    add("BR (p > 0.5)", "utiml", u$value, u$cpu)
+    # utiml's labels: the SVM's class (Platt probability > 0.5), then, by its
+    # default (utiml.empty.prediction = FALSE), the most probable label on a
+    # row left without any ("at least one")
+    set.seed(26)
+    u <- cpu({
+      model <- utiml::br(mtr, "SVM", seed = 26)
+      pr <- predict(model, mte)
+      list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
+    })
+    add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
+    add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
     set.seed(26)
     m <- cpu({
       f <- mlss::br(xtr, ytr, learner = svm)
       s <- predict(f, xte, type = "score")
       list(f = f, s = s)
     })
-    add("BR (p > 0.5)", "mlss", m$value$s > 0.5, m$cpu)
+    add("BR (p>0.5, 1+)", "mlss", one_plus(m$value$s > 0.5, m$value$s), m$cpu)
+    add("BR (p>0.5)", "mlss", m$value$s > 0.5, m$cpu)
     add("BR (train F1 cuts)", "mlss", predict(m$value$f, xte), m$cpu)
     set.seed(26)
     o <- cpu({
-      cv <- mlss::cv_br(xtr, ytr, learner = svm, params = list(cost = 1), nfolds = 5,
-                  progress = FALSE)
-      predict(cv$fit, xte)
+      cv <- mlss::cv_br(xtr, ytr, learner = svm_dv, params = list(cost = 1), nfolds = 5,
+                        progress = FALSE)
+      list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
     })
-    add("BR (OOF F1 cuts)", "mlss", o$value, o$cpu)
+    add("BR dv (OOF F1 cuts)", "mlss", o$value$class, o$cpu)
+    add("BR dv (OOF F1 cuts, 1+)", "mlss", one_plus(o$value$class, o$value$score), o$cpu)
+    set.seed(26)
+    o <- cpu({
+      cv <- mlss::cv_br(xtr, ytr, learner = svm, params = list(cost = 1), nfolds = 5,
+                        progress = FALSE)
+      list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
+    })
+    add("BR p (OOF F1 cuts)", "mlss", o$value$class, o$cpu)
+    add("BR p (OOF F1 cuts, 1+)", "mlss", one_plus(o$value$class, o$value$score), o$cpu)
   }
   if ("LP" %in% methods) {
     u <- ut(utiml::lp)
-    add("LP", "utiml", u$value, u$cpu)
+    add("LP (1+)", "utiml", u$value, u$cpu)
     set.seed(26)
-    m <- cpu(predict(mlss::rakel(xtr, ytr, learner = svm, subsets = list(seq_len(L)), k = L),
-                     xte, type = "class"))
-    add("LP (one-vs-rest)", "mlss", m$value, m$cpu)
+    m <- cpu(scores_classes(mlss::rakel(xtr, ytr, learner = svm, subsets = list(seq_len(L)),
+                                        k = L), xte))
+    add("LP (one-vs-rest)", "mlss", m$value$class, m$cpu)
+    add("LP (one-vs-rest, 1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
   }
   if ("RAkEL" %in% methods) {
     u <- ut(utiml::rakel, k = 3, m = 2 * L)
-    add("RAkELo k=3", "utiml", u$value, u$cpu)
+    add("RAkELo k=3 (1+)", "utiml", u$value, u$cpu)
     set.seed(26)
-    m <- cpu(predict(mlss::rakel(xtr, ytr, k = 3, m = min(2 * L, choose(L, 3)), learner = svm),
-                     xte, type = "class"))
-    add("RAkELo k=3", "mlss", m$value, m$cpu)
+    m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, m = min(2 * L, choose(L, 3)),
+                                        learner = svm), xte))
+    add("RAkELo k=3", "mlss", m$value$class, m$cpu)
+    add("RAkELo k=3 (1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
   }
   if ("ECC" %in% methods) {
     u <- ut(utiml::ecc, m = 10)
-    add("ECC 10", "utiml", u$value, u$cpu)
+    add("ECC 10 (1+)", "utiml", u$value, u$cpu)
     set.seed(26)
-    m <- cpu(predict(mlss::ecc(xtr, ytr, n_models = 10, learner = svm), xte, type = "class"))
-    add("ECC 10", "mlss", m$value, m$cpu)
+    m <- cpu(scores_classes(mlss::ecc(xtr, ytr, n_models = 10, learner = svm), xte))
+    add("ECC 10", "mlss", m$value$class, m$cpu)
+    add("ECC 10 (1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
   }
 }
 cat("\nCPU time mlss / utiml (same method name):\n")
