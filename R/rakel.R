@@ -81,6 +81,12 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
   if (is_learner(learner)) {
     base <- validate_ml_learner(learner)
     if (missing(cost)) cost <- NULL  # the learner's own parameters
+    if (base$type == "prob") {
+      # the LP divides by the classes' summed probabilities: a floor keeps a
+      # row that every class gives 0 (a forest can) from 0 / 0
+      inner <- base$predict
+      learner$predict <- function(model, newx) pmax(inner(model, newx), .Machine$double.xmin)
+    }
   } else learner <- match.arg(learner)
   vote <- match.arg(vote)
   xy <- ml_xy(x, y)

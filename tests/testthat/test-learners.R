@@ -291,3 +291,11 @@ test_that("sparse input reaches a sparse learner sparse, a dense one dense", {
                unname(predict(br(as.matrix(xs), p$y, learner = spy(FALSE)), as.matrix(xs),
                               type = "score")))
 })
+
+test_that("rakel() with a learner that gives every class probability 0 stays finite", {
+  p <- learner_problem(n = 40, m = 3)
+  zero <- ml_learner("zero", fit = function(x, y) NULL,
+                     predict = function(model, newx) rep(0, nrow(newx)))
+  fit <- rakel(p$x, p$y, k = 2, learner = zero, vote = "score")
+  expect_false(anyNA(predict(fit, p$x, type = "score")))
+})
