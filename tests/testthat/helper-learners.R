@@ -8,9 +8,9 @@ lm_learner <- function()
     predict = function(model, newx) drop(cbind(1, newx) %*% model),
     type = "score", regression = TRUE)
 
-# Unpenalised logistic regression by glm.fit() (probabilities), with a
-# ridge term `shrink` on the weights by data augmentation-free IRLS: plain
-# glm.fit when shrink = 0.
+# Logistic regression (probabilities): glm.fit() when shrink = 0, else the
+# log-likelihood with a ridge term `shrink` on the weights, by optim() (a
+# parameter for cv_br() to tune).
 glm_learner <- function()
   ml_learner("glm",
     fit = function(x, y, shrink = 0) {
