@@ -3,6 +3,8 @@
 # decision values otherwise.
 ml_scores.br <- function(object, x, type = "score", y = NULL, ...) {
   check_no_options(list(...))
+  if (!is.null(object$models))
+    return(learner_predict_labels(object$learner, object$models, x, object$labels))
   linear_scores(x, object$W, object$intercept, object$link)
 }
 
@@ -15,13 +17,16 @@ ml_scores.br <- function(object, x, type = "score", y = NULL, ...) {
 #'   of the log-odds.
 #' @export
 coef.br <- function(object, ...) {
+  if (!is.null(object$models))
+    stop_arg("a br fit with the learner '", object$learner$name, "' has no coefficients; ",
+             "its models are in $models")
   rbind("(Intercept)" = object$intercept, object$W)
 }
 
 #' @export
 print.br <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
-  cat(linear_description(x, digits), " on ", x$nobs, " instances, ", nrow(x$W),
+  cat(linear_description(x, digits), " on ", x$nobs, " instances, ", x$n_features,
       " features, ", length(x$labels), " labels\n", sep = "")
   for (line in linear_details(x, digits)) cat(line, "\n", sep = "")
   cat("training macro F1 ", format(mean(x$train_f1), digits = digits),
@@ -33,6 +38,7 @@ linear_description <- function(x, digits) {
   if (inherits(x, "cca_ridge")) return("CCA + ridge")
   if (inherits(x, "cca_svm")) return("CCA + linear SVM")
   if (inherits(x, "aso_svm")) return(paste0("ASO (", x$loss, " loss)"))
+  if (is_learner(x$learner)) return(paste0("Binary relevance, learner '", x$learner$name, "'"))
   switch(x$learner, ridge = "Binary relevance, ridge",
          logistic = "Binary relevance, L2 logistic regression",
          svm = paste0("Binary relevance, L2 linear SVM (", x$loss, " loss)"))

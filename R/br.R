@@ -112,6 +112,21 @@
 #' * `"negative"`: `NA` is taken as `FALSE` (the usual baseline of the
 #'   missing-label literature, e.g. the BR of the LEWL paper).
 #'
+#' @section Other learners:
+#' With a learner object that is not built in (an adapter such as
+#' [ml_learner_e1071()], or one's own from [ml_learner()]), each label is
+#' fitted by the learner's `fit` on its rows (its observed rows with
+#' `na_labels = "observed"`), a constant label without calling it (see
+#' [ml_learner()]), and scored by its `predict`: `predict(type = "score")`
+#' gives the learner's probabilities or scores, and the thresholds are tuned
+#' for F1 on the training scores as above (for a learner that fits its
+#' training rows closely, such as a random forest, out-of-fold thresholds
+#' from [cv_br()] are the better cut).  `cost`, `loss`, `intercept`, `tol`,
+#' `max_iter` and `init` belong to the built-in solvers: set the learner's
+#' own parameters with [update.ml_learner()].  The fit holds `models` (one
+#' per label) and `learner` instead of `W`, `intercept` and the solver's
+#' reports; it has no `coef()`.
+#'
 #' @param x A numeric matrix, a data frame of numeric columns, or a sparse
 #'   `Matrix` (n x d).  For the formula method, a formula such as
 #'   `cbind(l1, l2, l3) ~ .`.  A data set of class `mlss_data` or `mldr` goes
@@ -120,7 +135,10 @@
 #'   `NA` marks a missing label (see `na_labels`).
 #' @param na_labels What to do with missing labels: `"refuse"`, `"observed"`
 #'   or `"negative"` (see Missing labels).
-#' @param learner `"ridge"`, `"logistic"` or `"svm"`.
+#' @param learner `"ridge"`, `"logistic"` or `"svm"`, or a learner object
+#'   ([ml_learner()]: the built-in ones, `ml_learner_svm(cost = 0.1)`, are the
+#'   same fits as the names with those settings; any other is fitted label by
+#'   label, see Other learners).
 #' @param cost The cost \eqn{C} > 0: one number for every label, or one per
 #'   label.  `NULL` means 1, LIBLINEAR's default.
 #' @param loss For `learner = "svm"`: `"squared_hinge"` (LIBLINEAR's and
@@ -182,9 +200,25 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
   call <- match.call()
   call[[1L]] <- quote(br)
   check_no_dots(...)
-  learner <- match.arg(learner)
-  loss <- match.arg(loss)
   na_labels <- match.arg(na_labels)
+  if (is_learner(learner)) {
+    learner <- validate_ml_learner(learner)
+    if (is.null(learner$builtin))
+      return(br_learner(x, y, learner, na_labels, call,
+                        given = c(cost = !is.null(cost), loss = !missing(loss),
+                                  intercept = !missing(intercept), tol = !is.null(tol),
+                                  max_iter = !missing(max_iter), init = !is.null(init))))
+    # a built-in learner object: its settings, unless given here, and the C path
+    s <- builtin_settings(learner)
+    learner <- s$learner
+    if (is.null(cost)) cost <- s$cost
+    if (missing(loss)) loss <- s$loss
+    if (missing(intercept)) intercept <- s$intercept
+    if (is.null(tol)) tol <- s$tol
+    if (missing(max_iter)) max_iter <- s$max_iter
+  }
+  learner <- match.arg(learner, c("ridge", "logistic", "svm"))
+  loss <- match.arg(loss, c("squared_hinge", "hinge"))
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), na = c(refuse = "refuse", observed = "keep",
@@ -209,6 +243,32 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
 #' @rdname br
 #' @export
 br.formula <- formula_method("br")
+
+# Binary relevance with a learner object that is not built in: one fit of
+# the learner per label (on its observed rows), thresholds for F1 on the
+# training scores.
+br_learner <- function(x, y, learner, na_labels, call, given) {
+  if (any(given))
+    stop_arg("'", names(given)[given][1], "' is a setting of the built-in solvers; ",
+             "the learner '", learner$name, "' takes its parameters from update(learner, ...)")
+  xy <- ml_xy(x, y)
+  x <- as_features(xy$x)
+  y <- as_labels(xy$y, nrow(x), na = c(refuse = "refuse", observed = "keep",
+                                    negative = "negative")[[na_labels]],
+                 fun = "br", observed = TRUE)
+  check_observed_labels(y)
+  warn_constant_labels(y)
+  labels <- colnames(y)
+  models <- learner_fit_labels(learner, x, y)
+  score <- learner_predict_labels(learner, models, x, labels)
+  th <- .Call(C_f1_thresholds, score, y, chance_level())
+  new_ml_fit(list(models = models, learner = learner,
+                  thresholds = stats::setNames(th$threshold, labels),
+                  train_f1 = stats::setNames(th$f1, labels), labels = labels,
+                  features = colnames(x), n_pos = colSums(y, na.rm = TRUE), nobs = nrow(y),
+                  call = call),
+             "br", n_features = ncol(x))
+}
 
 # ---- the solver on the observed rows ----------------------------------------------
 

@@ -53,6 +53,7 @@ ml_decode.cc <- function(object, x, ...) {
 }
 
 cc_walk <- function(object, x, type) {
+  if (!is.null(object$models)) return(chain_learner_walk(object, x, type))
   parts <- chain_parts(object, x)
   res <- .Call(C_chains_infer, parts$A, parts$G, 0L, 1L, 1L, TRUE)
   chain_output(res, type, parts)
@@ -171,6 +172,11 @@ predict.pcc <- function(object, newx, type = c("class", "score", "prob"), y = NU
 # the inference asked for).
 ml_scores.pcc <- function(object, x, type = "score", y = NULL, ...) {
   if (type != "prob") return(pcc_infer(object, x, type, ...))
+  if (!is.null(object$models)) {
+    out <- chain_learner_prob(object, x, y)
+    attr(out, "inference") <- list(method = "chain rule")
+    return(out)
+  }
   parts <- chain_parts(object, x)
   yc <- y[, parts$idx, drop = FALSE] + 0L
   lp <- .Call(C_chains_logprob, parts$A, parts$G, yc)
@@ -190,6 +196,8 @@ pcc_infer <- function(object, x, type, inference = object$inference,
   # exact inference walks a tree of 2^m vectors per instance: beyond
   # pcc_exact_max labels, beam search (documented in ?predict.pcc)
   switched <- inference == "exact" && m > pcc_exact_max
+  if (!is.null(object$models))
+    return(chain_learner_infer(object, x, type, inference, beam_width, n_samples))
   if (switched) inference <- "beam"
   parts <- chain_parts(object, x)
   method <- match(inference, c("exact", "beam", "sample"))
@@ -233,14 +241,15 @@ chain_output <- function(res, type, parts) {
 print.chain <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
   what <- if (inherits(x, "pcc")) "Probabilistic classifier chain" else "Classifier chain"
-  cat(what, ", L2 logistic regression, on ", x$nobs, " instances, ", nrow(x$W),
+  cat(what, if (is_learner(x$learner)) paste0(", learner '", x$learner$name, "'") else
+    ", L2 logistic regression", ", on ", x$nobs, " instances, ", x$n_features,
       " features, ", length(x$labels), " labels\n", sep = "")
   shown <- utils::head(x$order, 10L)
   cat("order: ", paste(shown, collapse = " < "),
       if (length(x$order) > 10L) paste0(" < ... (", length(x$order) - 10L, " more)"),
       "\n", sep = "")
   cost <- unique(x$cost)
-  cat("cost ", if (length(cost) == 1) format(cost, digits = digits) else
+  if (length(cost)) cat("cost ", if (length(cost) == 1) format(cost, digits = digits) else
     paste0(format(min(cost), digits = digits), " to ", format(max(cost), digits = digits)),
     "\n", sep = "")
   if (inherits(x, "pcc")) {
@@ -263,5 +272,166 @@ print.chain <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @export
 coef.chain <- function(object, ...) {
   check_no_dots(...)
+  if (!is.null(object$models))
+    stop_arg("a chain with the learner '", object$learner$name, "' has no coefficients; ",
+             "its models are in $models (chain order)")
   rbind("(Intercept)" = object$intercept, object$W, object$G)
+}
+
+# ---- chains of a learner object (cc(learner = ), pcc(learner = )) ----------------
+
+# cc()/pcc() with `learner`: the built-in logistic learner goes to the C
+# chain with its settings (unless given to cc()/pcc()); any other learner is
+# fitted label by label along the chain, in R (chain_learner_fit()).
+chain_with_learner <- function(xy, order, learner, settings, given, call, class) {
+  learner <- validate_ml_learner(learner)
+  if (identical(learner$builtin, "logistic")) {
+    p <- learner$params
+    if (!isTRUE(p$intercept))
+      stop_arg("'learner': the chains fit an intercept; ml_learner_logistic(intercept = ",
+               "FALSE) is not available in cc()/pcc()")
+    s <- list(cost = p$cost, tol = p$tol, max_iter = p$max_iter)
+    for (a in names(s)) if (given[[a]]) s[[a]] <- settings[[a]]
+    return(chain_model(xy$x, xy$y, order, s$cost, s$tol, s$max_iter, settings$init, call,
+                       class))
+  }
+  if (any(given))
+    stop_arg("'", names(given)[given][1], "' is a setting of the built-in logistic ",
+             "chain; the learner '", learner$name, "' takes its parameters from ",
+             "update(learner, ...)")
+  if (class == "pcc" && learner$type != "prob")
+    stop_arg("'learner': pcc() needs a learner that gives probabilities (type = \"prob\"); '",
+             learner$name, "' gives scores")
+  chain_learner_fit(xy$x, xy$y, order, learner, call, class)
+}
+
+chain_learner_fit <- function(x, y, order, learner, call, class) {
+  x <- as_features(x)
+  y <- as_labels(y, nrow(x))
+  labels <- colnames(y)
+  idx <- check_chain_order(order, labels)
+  warn_constant_labels(y)
+  models <- vector("list", length(idx))
+  for (p in seq_along(idx)) {
+    prev <- y[, idx[seq_len(p - 1L)], drop = FALSE] + 0
+    models[[p]] <- learner_fit_one(learner, chain_features(x, prev, labels[idx]), y[, idx[p]])
+  }
+  new_ml_fit(list(models = models, learner = learner, order = labels[idx], labels = labels,
+                  features = colnames(x), n_pos = colSums(y), nobs = nrow(y), call = call),
+             c(class, "chain"), n_features = ncol(x),
+             types = if (class == "pcc") c("class", "score", "prob") else c("class", "score"),
+             decoder = if (class == "pcc") "MAP" else "greedy chain")
+}
+
+# The features of the model at chain position ncol(prev) + 1: x and the
+# previous labels (0/1) in chain order; sparse stays sparse.
+chain_features <- function(x, prev, chain_labels) {
+  if (!ncol(prev)) return(x)
+  if (!is.null(colnames(x))) colnames(prev) <- paste0(".label.", chain_labels[seq_len(ncol(prev))])
+  if (inherits(x, "Matrix")) methods::cbind2(x, prev) else cbind(x, prev)
+}
+
+# The greedy walk of a learner chain: the learner's output along the path
+# (scores) and the labels above its cut (learner_cut()).
+chain_learner_walk <- function(object, x, type) {
+  n <- nrow(x)
+  m <- length(object$order)
+  cut <- learner_cut(object$learner)
+  score <- matrix(0, n, m)
+  yhat <- matrix(0, n, m)
+  for (p in seq_len(m)) {
+    s <- learner_predict_one(object$learner, object$models[[p]],
+                             chain_features(x, yhat[, seq_len(p - 1L), drop = FALSE],
+                                            object$order))
+    score[, p] <- s
+    yhat[, p] <- s > cut
+  }
+  back <- match(object$labels, object$order)
+  if (type == "class") yhat[, back, drop = FALSE] == 1 else score[, back, drop = FALSE]
+}
+
+# p(y | x) of given label vectors by the chain rule.
+chain_learner_prob <- function(object, x, y) {
+  idx <- match(object$order, object$labels)
+  yc <- y[, idx, drop = FALSE] + 0
+  out <- rep(1, nrow(x))
+  for (p in seq_along(idx)) {
+    q <- learner_predict_one(object$learner, object$models[[p]],
+                             chain_features(x, yc[, seq_len(p - 1L), drop = FALSE],
+                                            object$order))
+    out <- out * ifelse(yc[, p] == 1, q, 1 - q)
+  }
+  out
+}
+
+# Exact inference with a learner chain walks 2^m prefixes per instance at
+# the last label; above this many labels, beam search.
+pcc_learner_exact_max <- 12L
+
+# PCC inference with a learner chain, in R, for all instances at once: beam
+# search over the prefixes (exact: a beam that prunes nothing), or ancestral
+# sampling.  The marginal of a label is the probability mass of the
+# candidates with y_l = 1 over the mass of all candidates at its depth
+# (before pruning), as in the C inference of the logistic chain.
+chain_learner_infer <- function(object, x, type, inference, beam_width, n_samples) {
+  n <- nrow(x)
+  m <- length(object$order)
+  switched <- inference == "exact" && m > pcc_learner_exact_max
+  if (switched) inference <- "beam"
+  if (inference == "exact") beam_width <- 2^m
+  if (m < 31) beam_width <- min(beam_width, 2^m)
+  marg <- matrix(0, n, m)
+  if (inference == "sample") {
+    inst <- rep(seq_len(n), each = n_samples)
+    Y <- matrix(0, length(inst), 0)
+    lp <- numeric(length(inst))
+    for (p in seq_len(m)) {
+      q <- chain_learner_q(object, x, inst, Y, p)
+      marg[, p] <- rowsum(q, inst, reorder = TRUE)[, 1] / n_samples
+      yp <- stats::runif(length(q)) < q
+      lp <- lp + log(ifelse(yp, q, 1 - q))
+      Y <- cbind(Y, yp + 0)
+    }
+  } else {
+    inst <- seq_len(n)
+    Y <- matrix(0, n, 0)
+    lp <- numeric(n)
+    for (p in seq_len(m)) {
+      q <- chain_learner_q(object, x, inst, Y, p)
+      # the prefixes' masses relative to each instance's best, for the marginal
+      w <- exp(lp - stats::ave(lp, inst, FUN = max))
+      marg[, p] <- rowsum(w * q, inst, reorder = TRUE)[, 1] / rowsum(w, inst, reorder = TRUE)[, 1]
+      inst <- c(inst, inst)
+      Y <- rbind(cbind(Y, 0), cbind(Y, 1))
+      lp <- c(lp + log(1 - q), lp + log(q))
+      # keep each instance's beam_width most probable candidates
+      o <- order(inst, -lp)
+      rank <- stats::ave(seq_along(o), inst[o], FUN = seq_along)
+      keep <- o[rank <= beam_width]
+      inst <- inst[keep]
+      Y <- Y[keep, , drop = FALSE]
+      lp <- lp[keep]
+    }
+  }
+  back <- match(object$labels, object$order)
+  out <- if (type == "score") marg[, back, drop = FALSE] else {
+    o <- order(inst, -lp)
+    best <- o[!duplicated(inst[o])]
+    Y[best, back, drop = FALSE] == 1
+  }
+  attr(out, "inference") <- switch(inference,
+    exact = list(method = "exact"),
+    beam = c(list(method = "beam", beam_width = beam_width),
+             if (switched) list(note = paste0("exact inference with a learner chain is ",
+                                              "limited to ", pcc_learner_exact_max, " labels"))),
+    sample = list(method = "sample", n_samples = n_samples))
+  out
+}
+
+# The probability that the label at chain position p is 1, for the rows
+# x[inst, ] with the previous labels Y (one row per candidate).
+chain_learner_q <- function(object, x, inst, Y, p) {
+  q <- learner_predict_one(object$learner, object$models[[p]],
+                           chain_features(x[inst, , drop = FALSE], Y, object$order))
+  pmin(pmax(q, 0), 1)
 }

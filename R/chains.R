@@ -42,6 +42,15 @@
 #'   (`"exact"`, `"beam"` or `"sample"`; what each guarantees: see there).
 #' @param beam_width,n_samples For `pcc()`: the defaults of [predict.pcc()]
 #'   (beam width 10, 1000 samples).
+#' @param learner `NULL` (the logistic regressions above), or a learner
+#'   object ([ml_learner()]): [ml_learner_logistic()] is the same C chain
+#'   with its settings (`cost`, `tol`, `max_iter` given here replace them);
+#'   any other learner is fitted label by label on the features and the
+#'   previous labels (0/1 columns appended to `x`), and walked in R (the greedy
+#'   walk cuts its output at 0.5 for probabilities, 0 for scores).  `pcc()`
+#'   needs a learner of probabilities; its exact inference then enumerates
+#'   the prefixes (up to 12 labels, beam search above).  Such a fit holds
+#'   `models` (chain order) and `learner` instead of `W`, `G`, `intercept`.
 #' @param data,subset,na.action For the formula method, as in [lm()].
 #' @param ... For the formula method, arguments passed to the default method.
 #' @return An object of class `c("cc", "chain")` or `c("pcc", "chain")`, a
@@ -90,11 +99,15 @@ cc <- function(x, ...) UseMethod("cc")
 #' @rdname chains
 #' @export
 cc.default <- function(x, y, order = NULL, cost = 1, tol = NULL, max_iter = 1000L,
-                       init = NULL, ...) {
+                       init = NULL, learner = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(cc)
   check_no_dots(...)
   xy <- ml_xy(x, y)
+  if (!is.null(learner))  # chains-methods.R
+    return(chain_with_learner(xy, order, learner, list(cost = cost, tol = tol,
+      max_iter = max_iter, init = init), c(cost = !missing(cost), tol = !is.null(tol),
+      max_iter = !missing(max_iter), init = !is.null(init)), call, "cc"))
   chain_model(xy$x, xy$y, order, cost, tol, max_iter, init, call, "cc")
 }
 
@@ -114,7 +127,8 @@ pcc <- function(x, ...) UseMethod("pcc")
 #' @export
 pcc.default <- function(x, y, order = NULL, cost = 1,
                         inference = c("exact", "beam", "sample"), beam_width = 10L,
-                        n_samples = 1000L, tol = NULL, max_iter = 1000L, init = NULL, ...) {
+                        n_samples = 1000L, tol = NULL, max_iter = 1000L, init = NULL,
+                        learner = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(pcc)
   check_no_dots(...)
@@ -122,7 +136,10 @@ pcc.default <- function(x, y, order = NULL, cost = 1,
   beam_width <- check_count(beam_width, "beam_width")
   n_samples <- check_count(n_samples, "n_samples")
   xy <- ml_xy(x, y)
-  fit <- chain_model(xy$x, xy$y, order, cost, tol, max_iter, init, call, "pcc")
+  fit <- if (is.null(learner)) chain_model(xy$x, xy$y, order, cost, tol, max_iter, init, call, "pcc")
+    else chain_with_learner(xy, order, learner, list(cost = cost, tol = tol, max_iter = max_iter,
+      init = init), c(cost = !missing(cost), tol = !is.null(tol),
+      max_iter = !missing(max_iter), init = !is.null(init)), call, "pcc")  # chains-methods.R
   fit$inference <- inference
   fit$beam_width <- beam_width
   fit$n_samples <- n_samples

@@ -2,11 +2,13 @@
 ensemble_default <- function(kind) {
   force(kind)
   function(x, y, n_models = 10, sample = c("bootstrap", "subsample"), fraction = 0.67,
-           vote = c("class", "score"), threshold = 0.5, cost = 1, ...) {
+           vote = c("class", "score"), threshold = 0.5, cost = 1, learner = NULL, ...) {
     call <- match.call()
     call[[1L]] <- as.name(kind)
+    # a learner object brings its own parameters unless a cost is given
     ensemble_fit(x, if (!missing(y)) y, kind, n_models, match.arg(sample), fraction,
-                 match.arg(vote), threshold, cost, call, ...)
+                 match.arg(vote), threshold, if (is.null(learner) || !missing(cost)) cost,
+                 call, learner, ...)
   }
 }
 
@@ -48,6 +50,11 @@ ensemble_default <- function(kind) {
 #'   label), stored as the fit's `cut`; thresholds given to `predict()`, or
 #'   stored in `fit$thresholds` (by [ml_cv()]), replace it.
 #' @param cost The cost of the logistic regressions, as in [cc()] and [br()].
+#'   With a `learner` and `cost` left out, the learner's own parameters.
+#' @param learner `NULL` (the logistic regressions), or a learner object
+#'   ([ml_learner()]) for every model: the `learner` of [cc()] (`ecc()`) or
+#'   of [br()] (`ebr()`).  With `vote = "score"` the votes are the learner's
+#'   probabilities, or its scores (then set `threshold` to match).
 #' @param ... Passed to [cc()] or [br()] (`tol`, `max_iter`); for the
 #'   formula methods, the arguments of the default method.
 #' @return An object of class `c("ecc", "ml_ensemble", "ml_fit")` or
@@ -94,7 +101,8 @@ ebr.default <- ensemble_default("ebr")
 ebr.formula <- formula_method("ebr")
 
 ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold, cost, call,
-                         ...) {
+                         learner = NULL, ...) {
+  if (!is.null(learner)) learner <- validate_ml_learner(learner)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = kind)
@@ -118,8 +126,12 @@ ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold
     flat <- any(npos == 0 | npos == nrow(yj))
     constant <- constant + flat
     fit_one <- function() {
-      if (kind == "ecc") cc(x[r, , drop = FALSE], yj, order = ord, cost = cost, ...)
-      else br(x[r, , drop = FALSE], yj, learner = "logistic", cost = cost, ...)
+      # cost = NULL with a learner object: the learner's own parameters
+      if (kind == "ecc") {
+        if (is.null(learner)) cc(x[r, , drop = FALSE], yj, order = ord, cost = cost, ...)
+        else if (is.null(cost)) cc(x[r, , drop = FALSE], yj, order = ord, learner = learner, ...)
+        else cc(x[r, , drop = FALSE], yj, order = ord, cost = cost, learner = learner, ...)
+      } else br(x[r, , drop = FALSE], yj, learner = learner %||% "logistic", cost = cost, ...)
     }
     # the base methods' warnings about constant labels, expected in such a
     # sample, are counted and said once below; classed ones pass
@@ -136,7 +148,7 @@ ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold
   # the averaged votes cut at `threshold`: the method's own cut, so that
   # thresholds given to predict() or stored by cross-validation replace it
   new_ml_fit(list(models = models, rows = rows, orders = if (kind == "ecc") orders,
-                  sample = sample, vote = vote, labels = colnames(y),
+                  learner = learner, sample = sample, vote = vote, labels = colnames(y),
                   features = colnames(x), nobs = n, call = call),
              c(kind, "ml_ensemble"), cut = cut, n_features = ncol(x))
 }
@@ -161,7 +173,9 @@ ml_scores.ml_ensemble <- function(object, x, type = "score", y = NULL, ...) {
 print.ml_ensemble <- function(x, ...) {
   cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
   what <- if (inherits(x, "ecc")) "classifier chains (random orders)" else
-    "binary relevance models (logistic)"
+    "binary relevance models"
+  what <- paste0(what, if (!is.null(x$learner)) paste0(", learner '", x$learner$name, "'")
+                       else if (inherits(x, "ebr")) " (logistic)")
   cat("Ensemble of ", length(x$models), " ", what, " on ", x$sample, " samples of ", x$nobs,
       " instances, ", length(x$features), " features, ", length(x$labels), " labels\n",
       sep = "")

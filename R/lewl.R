@@ -155,6 +155,7 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
   threshold <- match.arg(threshold)
   recovery <- match.arg(recovery)
   approx <- match.arg(approx)
+  if (inherits(regressor, "ml_learner")) regressor <- learner_regressor(regressor)  # learners.R
   if (!is.function(regressor)) regressor <- match.arg(regressor)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)

@@ -35,7 +35,11 @@
 #' @param threshold The cut on the averaged votes (one number, or one per
 #'   label), stored as the fit's `cut`; thresholds given to `predict()`, or
 #'   stored in `fit$thresholds` (by [ml_cv()]), replace it.
-#' @param learner,cost The class model of each label powerset, as in [lp()].
+#' @param learner,cost The class model of each label powerset, as in [lp()];
+#'   `learner` may also be a learner object ([ml_learner()]), which then
+#'   scores each class one-vs-rest as [br()] does with it (its probabilities
+#'   normalised over the classes, or the softmax of its scores), `cost` left
+#'   out taking the learner's own parameters.
 #' @param subsets Optional: the label subsets themselves (a list of vectors
 #'   of label indices, as `fit$subsets`), instead of a random draw; `k`,
 #'   `m` and `mode` then only label the fit.
@@ -73,7 +77,17 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
   call <- match.call()
   call[[1L]] <- quote(rakel)
   mode <- match.arg(mode)
-  learner <- match.arg(learner)
+  base <- NULL
+  if (is_learner(learner)) {
+    base <- validate_ml_learner(learner)
+    if (missing(cost)) cost <- NULL  # the learner's own parameters
+    if (base$type == "prob") {
+      # the LP divides by the classes' summed probabilities: a floor keeps a
+      # row that every class gives 0 (a forest can) from 0 / 0
+      inner <- base$predict
+      learner$predict <- function(model, newx) pmax(inner(model, newx), .Machine$double.xmin)
+    }
+  } else learner <- match.arg(learner)
   vote <- match.arg(vote)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
@@ -92,12 +106,16 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
   }
   cut <- decide_thresholds(threshold, colnames(y))
   models <- lapply(seq_along(subsets), function(j) {
-    new_lp_fit(lp_fit(x, y[, subsets[[j]], drop = FALSE], seq_len(nrow(x)), learner, cost,
-                      ...), "lp")
+    f <- lp_fit(x, y[, subsets[[j]], drop = FALSE], seq_len(nrow(x)), learner, cost, ...)
+    # a learner object: the LP normalises the classes' probabilities as it does
+    # the logistic learner's, and takes the softmax of scores as for the SVM's
+    if (!is.null(base)) f$learner <- if (base$type == "prob") "logistic" else "svm"
+    new_lp_fit(f, "lp")
   })
   # the averaged votes cut at `threshold`: the method's own cut, so that
   # thresholds given to predict() or stored by cross-validation replace it
-  new_ml_fit(list(subsets = subsets, models = models, k = k, mode = mode, vote = vote,
+  new_ml_fit(list(subsets = subsets, models = models, learner = base, k = k, mode = mode,
+                  vote = vote,
                   labels = colnames(y), features = colnames(x), nobs = nrow(x), call = call),
              "rakel", cut = cut, n_features = ncol(x))
 }
@@ -160,7 +178,8 @@ print.rakel <- function(x, ...) {
   cat("RAkEL", if (x$mode == "disjoint") "d" else "o", ": ", length(x$models),
       " label powersets on ", if (x$mode == "disjoint") "disjoint " else "random ",
       x$k, "-labelsets, ", x$nobs, " instances, ", length(x$features), " features, ",
-      length(x$labels), " labels\n", sep = "")
+      length(x$labels), " labels",
+      if (!is.null(x$learner)) paste0(", learner '", x$learner$name, "'"), "\n", sep = "")
   ncls <- vapply(x$models, function(f) nrow(f$sets), 0)
   cut <- x$thresholds %||% x$cut
   cat("classes per model: ", min(ncls), " to ", max(ncls), "; votes (", x$vote,

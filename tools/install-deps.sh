@@ -22,6 +22,8 @@ if ! Rscript -e 'quit(status = !requireNamespace("LiblineaR", quietly = TRUE))' 
   Rscript -e 'install.packages("LiblineaR", repos = "https://cloud.r-project.org")'
 fi
 PKGS="future future.apply knitr rmarkdown testthat RSQLite DBI progressr parallelly"
+# the adapters of the base learners (R/learners.R, Suggests): Debian packages them
+PKGS="$PKGS e1071 glmnet kernlab ranger"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $PKGS)
 # pandoc builds the vignettes; qpdf is what R CMD check --as-cran asks for.
 tools=""

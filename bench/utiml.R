@@ -1,0 +1,194 @@
+# mlss against utiml 0.1.7 at the same base learner: e1071's RBF SVM with
+# Platt probabilities (utiml's default "SVM": e1071::svm(probability =
+# TRUE), cost 1, gamma 1/d, features scaled), on Mulan's train/test splits of
+# emotions, yeast, scene and medical.  Methods: BR, ECC, RAkEL, LP.  Test
+# macro and micro F1, exact match (subset accuracy), Hamming loss, and the CPU
+# time of fit + predict, mlss / utiml (user + system of this process).
+#
+# utiml left the current CRAN index; it installs from the CRAN archive, with
+# ROCR (Debian: r-cran-rocr) and mldr first:
+#   apt-get install r-cran-rocr      # or install.packages("ROCR")
+#   Rscript -e 'install.packages("https://cloud.r-project.org/src/contrib/Archive/utiml/utiml_0.1.7.tar.gz",
+#                                repos = NULL, type = "source", lib = "/tmp/utiml_lib")'
+# Run (from the package root, mlss installed):
+#   R_LIBS=<mlss lib>:/tmp/utiml_lib nice Rscript bench/utiml.R
+# BENCH_SETS (default "emotions,scene,yeast,medical") and BENCH_METHODS
+# (default "BR,LP,RAkEL,ECC") choose what runs.
+#
+# What is the same and what is not:
+# * BR: the same model in both (one e1071 SVM per label on the same rows;
+#   with the same seed even the same Platt probabilities).  utiml labels at
+#   probability > 0.5 (e1071's class), then "1+".  mlss: the same, without
+#   "1+", per-label cuts for F1 on the training probabilities (br()'s
+#   default), and per-label cuts from 5-fold out-of-fold scores (cv_br(), one
+#   grid point) on the decision values ("dv") or the probabilities ("p").
+# * utiml labels a row that its method leaves empty with its most probable
+#   label (its default, utiml.empty.prediction = FALSE): "1+" in the tables;
+#   mlss's methods are shown with and without that correction.
+# * LP: utiml fits one multi-class e1071 SVM (libsvm's one-vs-one); mlss
+#   scores the label sets one-vs-rest with the learner (rakel() with the one
+#   subset of all labels): not the same model.
+# * RAkEL: both RAkELo, k = 3, 2L models, votes > 0.5; utiml's label powersets
+#   are multi-class SVMs, mlss's one-vs-rest as for LP; the subsets differ
+#   (each package's own draw).
+# * ECC: 10 chains; utiml samples 75% of the rows with replacement and half
+#   of the features per chain (its defaults), mlss bootstraps the rows and
+#   keeps every feature (Read et al.'s ECC); votes > 0.5.
+source(file.path("bench", "common.R"))
+suppressPackageStartupMessages({
+  library(utiml)
+  library(mldr)
+})
+sets <- strsplit(Sys.getenv("BENCH_SETS", "emotions,scene,yeast,medical"), ",")[[1]]
+methods <- strsplit(Sys.getenv("BENCH_METHODS", "BR,LP,RAkEL,ECC"), ",")[[1]]
+
+load_set <- function(name) {
+  if (name %in% c("emotions", "yeast", "scene")) return(getExportedValue("mlss", name))
+  # medical has no Mulan split: a seeded 2/3 : 1/3 one, as bench/defaults.R
+  file <- shared_data("mulan", name, paste0(name, ".arff"))
+  d <- read_mulan(file, xml = sub("\\.arff$", ".xml", file))
+  set.seed(1)
+  tr <- seq_len(nrow(d$x)) %in% sample(nrow(d$x), round(0.67 * nrow(d$x)))
+  list(x = d$x, y = d$y, train = tr)
+}
+
+as_mldr <- function(x, y, name) {
+  x <- as.matrix(x)
+  colnames(x) <- paste0("a", seq_len(ncol(x)))
+  yy <- y + 0
+  colnames(yy) <- paste0("L", seq_len(ncol(y)))
+  df <- data.frame(x, yy, check.names = FALSE)
+  mldr::mldr_from_dataframe(df, labelIndices = ncol(x) + seq_len(ncol(y)), name = name)
+}
+
+cpu <- function(expr) {
+  t0 <- proc.time()
+  value <- expr
+  t <- proc.time() - t0
+  list(value = value, cpu = sum(t[c("user.self", "sys.self", "user.child", "sys.child")],
+                                na.rm = TRUE))
+}
+
+# utiml's default correction: a row predicted empty gets its most probable
+# label ("1+" in the tables)
+one_plus <- function(cls, score) {
+  cls <- unname(cls)
+  empty <- which(rowSums(cls) == 0)
+  cls[cbind(empty, max.col(score[empty, , drop = FALSE], ties.method = "first"))] <- TRUE
+  cls
+}
+scores_classes <- function(fit, x)
+  list(class = predict(fit, x, type = "class"), score = predict(fit, x, type = "score"))
+
+meas <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
+row <- function(set, method, pkg, yte, pred, t) {
+  v <- unlist(ml_metrics(yte, pred = pred, measures = meas))
+  data.frame(set = set, method = method, package = pkg, macro_f1 = v[[1]], micro_f1 = v[[2]],
+             exact = v[[3]], hamming = v[[4]], cpu = t)
+}
+
+svm <- ml_learner_e1071()   # utiml's "SVM": radial, cost 1, gamma 1/d, Platt, scaled
+svm_dv <- ml_learner_e1071(probability = FALSE)  # the same SVM's decision values
+res <- NULL
+show <- function(r) {
+  cat(sprintf("%-9s %-22s %-6s %8.4f %8.4f %8.4f %8.4f %9.1f\n", r$set, r$method, r$package,
+              r$macro_f1, r$micro_f1, r$exact, r$hamming, r$cpu))
+  flush.console()
+}
+cat(sprintf("%-9s %-22s %-6s %8s %8s %8s %8s %9s\n", "data", "method", "pkg", "macroF1",
+            "microF1", "exact", "Hamming", "CPU s"))
+for (set in sets) {
+  d <- load_set(set)
+  tr <- d$train
+  xtr <- as.matrix(d$x[tr, ])
+  xte <- as.matrix(d$x[!tr, ])
+  # labels with both classes in the training rows (medical has some without)
+  keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
+  ytr <- d$y[tr, keep]
+  yte <- d$y[!tr, keep]
+  L <- ncol(ytr)
+  mtr <- as_mldr(xtr, ytr, paste0(set, "-train"))
+  mte <- as_mldr(xte, yte, paste0(set, "-test"))
+  add <- function(method, pkg, pred, t) {
+    r <- row(set, method, pkg, yte, unname(pred), t)
+    show(r)
+    res <<- rbind(res, r)
+  }
+  ut <- function(fun, ...) {
+    set.seed(26)
+    cpu({
+      model <- fun(mtr, "SVM", ..., seed = 26)
+      as.matrix(as.bipartition(predict(model, mte))) == 1
+    })
+  }
+  if ("BR" %in% methods) {
+    # utiml's labels: the SVM's class (Platt probability > 0.5), then, by its
+    # default (utiml.empty.prediction = FALSE), the most probable label on a
+    # row left without any ("at least one")
+    set.seed(26)
+    u <- cpu({
+      model <- utiml::br(mtr, "SVM", seed = 26)
+      pr <- predict(model, mte)
+      list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
+    })
+    add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
+    add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
+    set.seed(26)
+    m <- cpu({
+      f <- mlss::br(xtr, ytr, learner = svm)
+      s <- predict(f, xte, type = "score")
+      list(f = f, s = s)
+    })
+    add("BR (p>0.5, 1+)", "mlss", one_plus(m$value$s > 0.5, m$value$s), m$cpu)
+    add("BR (p>0.5)", "mlss", m$value$s > 0.5, m$cpu)
+    add("BR (train F1 cuts)", "mlss", predict(m$value$f, xte), m$cpu)
+    set.seed(26)
+    o <- cpu({
+      cv <- mlss::cv_br(xtr, ytr, learner = svm_dv, params = list(cost = 1), nfolds = 5,
+                        progress = FALSE)
+      list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
+    })
+    add("BR dv (OOF F1 cuts)", "mlss", o$value$class, o$cpu)
+    add("BR dv (OOF F1 cuts, 1+)", "mlss", one_plus(o$value$class, o$value$score), o$cpu)
+    set.seed(26)
+    o <- cpu({
+      cv <- mlss::cv_br(xtr, ytr, learner = svm, params = list(cost = 1), nfolds = 5,
+                        progress = FALSE)
+      list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
+    })
+    add("BR p (OOF F1 cuts)", "mlss", o$value$class, o$cpu)
+    add("BR p (OOF F1 cuts, 1+)", "mlss", one_plus(o$value$class, o$value$score), o$cpu)
+  }
+  if ("LP" %in% methods) {
+    u <- ut(utiml::lp)
+    add("LP (1+)", "utiml", u$value, u$cpu)
+    set.seed(26)
+    m <- cpu(scores_classes(mlss::rakel(xtr, ytr, learner = svm, subsets = list(seq_len(L)),
+                                        k = L), xte))
+    add("LP (one-vs-rest)", "mlss", m$value$class, m$cpu)
+    add("LP (one-vs-rest, 1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+  }
+  if ("RAkEL" %in% methods) {
+    u <- ut(utiml::rakel, k = 3, m = 2 * L)
+    add("RAkELo k=3 (1+)", "utiml", u$value, u$cpu)
+    set.seed(26)
+    m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, m = min(2 * L, choose(L, 3)),
+                                        learner = svm), xte))
+    add("RAkELo k=3", "mlss", m$value$class, m$cpu)
+    add("RAkELo k=3 (1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+  }
+  if ("ECC" %in% methods) {
+    u <- ut(utiml::ecc, m = 10)
+    add("ECC 10 (1+)", "utiml", u$value, u$cpu)
+    set.seed(26)
+    m <- cpu(scores_classes(mlss::ecc(xtr, ytr, n_models = 10, learner = svm), xte))
+    add("ECC 10", "mlss", m$value$class, m$cpu)
+    add("ECC 10 (1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+  }
+}
+cat("\nCPU time mlss / utiml (same method name):\n")
+for (set in unique(res$set)) for (mth in unique(res$method[res$set == set])) {
+  a <- res[res$set == set & res$method == mth & res$package == "mlss", ]
+  b <- res[res$set == set & res$method == mth & res$package == "utiml", ]
+  if (nrow(a) && nrow(b)) cat(sprintf("%-9s %-22s %6.2f\n", set, mth, a$cpu / b$cpu))
+}
