@@ -247,7 +247,8 @@ lewl_default_landmarks <- 500L
 # weights.  Above the switch nothing n x n is formed: the distances are taken
 # to the landmarks only, in blocks of rows.
 lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
-                         landmarks = NULL) {
+                         landmarks = NULL,
+                         nystrom_diag = getOption("mlss.lewl_nystrom_diag", TRUE)) {
   n <- nrow(x)
   route <- if (approx == "auto") if (n > lewl_exact_max) "nystrom" else "exact" else approx
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
@@ -264,6 +265,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     K <- exp(-gamma * d2)
     rm(d2)
     G <- NULL
+    dg <- NULL
     marks <- NULL
   } else {
     nx <- if (inherits(x, "sparseMatrix")) Matrix::rowSums(x^2) else rowSums(x^2)
@@ -278,6 +280,9 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     r <- if (is.null(landmarks)) min(n, lewl_default_landmarks) else min(n, landmarks)
     marks <- sort(sample.int(n, r))
     G <- lewl_nystrom(x, nx, marks, gamma)
+    dg <- attr(G, "dg")
+    attr(G, "dg") <- NULL
+    if (!isTRUE(nystrom_diag)) dg <- NULL
     K <- NULL
   }
   near <- knn_search(x, knn)
@@ -291,7 +296,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     if (t == 0) stop_arg("'t' must be > 0")
   }
   W <- lewl_graph(nb, near$distance^2, t)
-  list(K = K, G = G, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
+  list(K = K, G = G, dg = dg, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
        knn = knn, neighbours = nb)
 }
 
@@ -338,7 +343,11 @@ lewl_nystrom <- function(x, nx, marks, gamma) {
     Cb[cbind(match(marks, rows), seq_along(marks))[marks %in% rows, , drop = FALSE]] <- 1
     G[rows, ] <- Cb %*% P
   }
-  sweep(G, 2, colMeans(G))
+  # the diagonal the factor misses (K_ii = 1): 1 - |F_i|^2 >= 0
+  dg <- pmax(1 - rowSums(G^2), 0)
+  G <- sweep(G, 2, colMeans(G))
+  attr(G, "dg") <- dg
+  G
 }
 
 # The symmetric weight matrix: an edge where either end is among the other's
@@ -381,13 +390,14 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
     start[!miss] <- ynum[!miss]
   }
   factor <- !is.null(prep$G)
-  eig <- c(match(eig_method, c("auto", "dense", "iterative")) - 1L,
+  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart))
   if (!is.null(Z0)) {
     Z0 <- unname(Z0)
     storage.mode(Z0) <- "double"
   }
-  res <- .Call(C_lewl_fit, ynum, start, if (factor) prep$G else prep$K, factor,
+  res <- .Call(C_lewl_fit, ynum, start, if (factor) prep$G else prep$K,
+               if (factor && !is.null(prep$dg)) as.double(prep$dg) else factor,
                native_matrix(prep$W), as.integer(k), as.double(lambda), as.double(beta),
                as.integer(max_iter), as.double(tol),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
