@@ -105,19 +105,33 @@
 #'   cut), the parameters, `labels`, `call`.
 #' @section Large data: Up to n = 2500 rows (`approx = "auto"`) the kernel is
 #'   the exact n x n matrix; above, K is replaced by its Nystrom approximation
-#'   \eqn{K \approx C W^+ C'}{K ~ C W^+ C'} on `landmarks` rows drawn at random
-#'   (C the n x r kernel to the landmarks, W the r x r kernel among them,
-#'   eigenvalues below 1e-10 of the largest dropped), held as the centred n x r
-#'   factor G with `H K H ~ G G'`: nothing n x n is formed, in R or in C (the
-#'   distances are taken to the landmarks in blocks of rows; the median
-#'   heuristic for `gamma` uses the pairs among 2000 rows drawn at random).
-#'   The kNN graph is sparse on either route.  Measured
-#'   (`bench/lewl_nystrom.R`): hidden-entry average precision and AUC of the
-#'   Nystrom route against the exact route forced, on emotions, yeast, medical
-#'   and enron at rates 0.3 and 0.7, see NEWS.md.  Per iteration the Z-step
-#'   costs O(n^2 b) on the exact route and O(n (r + m) b) on the Nystrom route
-#'   (`bench/lewl_scale.R`).  `regressor = "kernel_ridge"` still forms the
-#'   n x n kernel of the regression.
+#'   with the exact diagonal, \eqn{K \approx C W^+ C' + \mathrm{diag}(d)}{K ~
+#'   C W^+ C' + diag(d)} on `landmarks` rows drawn at random (C the n x r
+#'   kernel to the landmarks, W the r x r kernel among them, eigenvalues below
+#'   1e-10 of the largest dropped; \eqn{d_i = 1 - (C W^+ C')_{ii}}{d_i = 1 -
+#'   (C W^+ C')_ii}, what the factor misses of the kernel's unit diagonal),
+#'   held as the centred n x r factor G and d, with \eqn{H K H \approx G G' +
+#'   H\,\mathrm{diag}(d)\,H}{H K H ~ G G' + H diag(d) H}: nothing n x n is
+#'   formed, in R or in C (the distances are taken to the landmarks in blocks
+#'   of rows; the median heuristic for `gamma` uses the pairs among 2000 rows
+#'   drawn at random).  Without the diagonal the landmark rows, whose
+#'   diagonal the factor reproduces, weigh more in the HSIC term than the
+#'   rows far from every landmark: on medical at rate 0.3 with 500 of its 978
+#'   rows as landmarks, the hidden entries' macro AUC moved by -0.0127 from
+#'   the exact route without it and by -0.0025 with it (by -0.0024 and
+#'   +0.0006 with 700 landmarks).  `options(mlss.lewl_nystrom_diag = FALSE)`
+#'   drops it; the kernel term is then exactly low rank, `Yt Yt' + lambda G
+#'   G' = F F'` with `F = [sqrt(lambda) G, Yt]`, and the Z-step takes the top
+#'   eigenvectors from the (r + m) x (r + m) matrix `F'F` (no iteration,
+#'   O(n r m) per iteration; 6.1 s against 19.2 s CPU per iteration of the
+#'   eigensolver route at n = 20000).  The kNN graph is sparse on either
+#'   route.  Measured (`bench/lewl_nystrom.R`, `bench/lewl_nystrom_results.md`):
+#'   hidden-entry average precision and AUC of the Nystrom route against the
+#'   exact route forced, on emotions, yeast, medical and enron at rates 0.3
+#'   and 0.7.  Per iteration the Z-step costs O(n^2 b) on the exact route and
+#'   O(n (r + m) b) on the Nystrom route (`bench/lewl_scale.R`).
+#'   `regressor = "kernel_ridge"` still forms the n x n kernel of the
+#'   regression.
 #' @section Missing labels: `NA` in `y` is a missing label: LEWL learns
 #'   from the observed entries and recovers the missing ones (`$recovered`);
 #'   the thresholds are chosen on the observed entries.  In the formula
