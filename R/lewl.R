@@ -105,19 +105,33 @@
 #'   cut), the parameters, `labels`, `call`.
 #' @section Large data: Up to n = 2500 rows (`approx = "auto"`) the kernel is
 #'   the exact n x n matrix; above, K is replaced by its Nystrom approximation
-#'   \eqn{K \approx C W^+ C'}{K ~ C W^+ C'} on `landmarks` rows drawn at random
-#'   (C the n x r kernel to the landmarks, W the r x r kernel among them,
-#'   eigenvalues below 1e-10 of the largest dropped), held as the centred n x r
-#'   factor G with `H K H ~ G G'`: nothing n x n is formed, in R or in C (the
-#'   distances are taken to the landmarks in blocks of rows; the median
-#'   heuristic for `gamma` uses the pairs among 2000 rows drawn at random).
-#'   The kNN graph is sparse on either route.  Measured
-#'   (`bench/lewl_nystrom.R`): hidden-entry average precision and AUC of the
-#'   Nystrom route against the exact route forced, on emotions, yeast, medical
-#'   and enron at rates 0.3 and 0.7, see NEWS.md.  Per iteration the Z-step
-#'   costs O(n^2 b) on the exact route and O(n (r + m) b) on the Nystrom route
-#'   (`bench/lewl_scale.R`).  `regressor = "kernel_ridge"` still forms the
-#'   n x n kernel of the regression.
+#'   with the exact diagonal, \eqn{K \approx C W^+ C' + \mathrm{diag}(d)}{K ~
+#'   C W^+ C' + diag(d)} on `landmarks` rows drawn at random (C the n x r
+#'   kernel to the landmarks, W the r x r kernel among them, eigenvalues below
+#'   1e-10 of the largest dropped; \eqn{d_i = 1 - (C W^+ C')_{ii}}{d_i = 1 -
+#'   (C W^+ C')_ii}, what the factor misses of the kernel's unit diagonal),
+#'   held as the centred n x r factor G and d, with \eqn{H K H \approx G G' +
+#'   H\,\mathrm{diag}(d)\,H}{H K H ~ G G' + H diag(d) H}: nothing n x n is
+#'   formed, in R or in C (the distances are taken to the landmarks in blocks
+#'   of rows; the median heuristic for `gamma` uses the pairs among 2000 rows
+#'   drawn at random).  Without the diagonal the landmark rows, whose
+#'   diagonal the factor reproduces, weigh more in the HSIC term than the
+#'   rows far from every landmark: on medical at rate 0.3 with 500 of its 978
+#'   rows as landmarks, the hidden entries' macro AUC moved by -0.0127 from
+#'   the exact route without it and by -0.0025 with it (by -0.0024 and
+#'   +0.0006 with 700 landmarks).  `options(mlss.lewl_nystrom_diag = FALSE)`
+#'   drops it; the kernel term is then exactly low rank, `Yt Yt' + lambda G
+#'   G' = F F'` with `F = [sqrt(lambda) G, Yt]`, and the Z-step takes the top
+#'   eigenvectors from the (r + m) x (r + m) matrix `F'F` (no iteration,
+#'   O(n r m) per iteration; 6.1 s against 19.2 s CPU per iteration of the
+#'   eigensolver route at n = 20000).  The kNN graph is sparse on either
+#'   route.  Measured (`bench/lewl_nystrom.R`, `bench/lewl_nystrom_results.md`):
+#'   hidden-entry average precision and AUC of the Nystrom route against the
+#'   exact route forced, on emotions, yeast, medical and enron at rates 0.3
+#'   and 0.7.  Per iteration the Z-step costs O(n^2 b) on the exact route and
+#'   O(n (r + m) b) on the Nystrom route (`bench/lewl_scale.R`).
+#'   `regressor = "kernel_ridge"` still forms the n x n kernel of the
+#'   regression.
 #' @section Missing labels: `NA` in `y` is a missing label: LEWL learns
 #'   from the observed entries and recovers the missing ones (`$recovered`);
 #'   the thresholds are chosen on the observed entries.  In the formula
@@ -235,7 +249,8 @@ lewl_default_landmarks <- 500L
 # weights.  Above the switch nothing n x n is formed: the distances are taken
 # to the landmarks only, in blocks of rows.
 lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
-                         landmarks = NULL) {
+                         landmarks = NULL,
+                         nystrom_diag = getOption("mlss.lewl_nystrom_diag", TRUE)) {
   n <- nrow(x)
   route <- if (approx == "auto") if (n > lewl_exact_max) "nystrom" else "exact" else approx
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
@@ -252,6 +267,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     K <- exp(-gamma * d2)
     rm(d2)
     G <- NULL
+    dg <- NULL
     marks <- NULL
   } else {
     nx <- if (inherits(x, "sparseMatrix")) Matrix::rowSums(x^2) else rowSums(x^2)
@@ -266,6 +282,9 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     r <- if (is.null(landmarks)) min(n, lewl_default_landmarks) else min(n, landmarks)
     marks <- sort(sample.int(n, r))
     G <- lewl_nystrom(x, nx, marks, gamma)
+    dg <- attr(G, "dg")
+    attr(G, "dg") <- NULL
+    if (!isTRUE(nystrom_diag)) dg <- NULL
     K <- NULL
   }
   near <- knn_search(x, knn)
@@ -279,7 +298,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     if (t == 0) stop_arg("'t' must be > 0")
   }
   W <- lewl_graph(nb, near$distance^2, t)
-  list(K = K, G = G, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
+  list(K = K, G = G, dg = dg, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
        knn = knn, neighbours = nb)
 }
 
@@ -326,7 +345,11 @@ lewl_nystrom <- function(x, nx, marks, gamma) {
     Cb[cbind(match(marks, rows), seq_along(marks))[marks %in% rows, , drop = FALSE]] <- 1
     G[rows, ] <- Cb %*% P
   }
-  sweep(G, 2, colMeans(G))
+  # the diagonal the factor misses (K_ii = 1): 1 - |F_i|^2 >= 0
+  dg <- pmax(1 - rowSums(G^2), 0)
+  G <- sweep(G, 2, colMeans(G))
+  attr(G, "dg") <- dg
+  G
 }
 
 # The symmetric weight matrix: an edge where either end is among the other's
@@ -369,13 +392,14 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
     start[!miss] <- ynum[!miss]
   }
   factor <- !is.null(prep$G)
-  eig <- c(match(eig_method, c("auto", "dense", "iterative")) - 1L,
+  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart))
   if (!is.null(Z0)) {
     Z0 <- unname(Z0)
     storage.mode(Z0) <- "double"
   }
-  res <- .Call(C_lewl_fit, ynum, start, if (factor) prep$G else prep$K, factor,
+  res <- .Call(C_lewl_fit, ynum, start, if (factor) prep$G else prep$K,
+               if (factor && !is.null(prep$dg)) as.double(prep$dg) else factor,
                native_matrix(prep$W), as.integer(k), as.double(lambda), as.double(beta),
                as.integer(max_iter), as.double(tol),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),

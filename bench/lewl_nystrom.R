@@ -10,7 +10,10 @@
 # approx = "nystrom" at each number of landmarks; the difference nystrom -
 # exact is the figure the issue bounds (0.005).
 # Environment: LEWL_NYS_SETS ("emotions,yeast,medical,enron"), LEWL_NYS_RATES
-# ("0.3,0.7"), LEWL_NYS_LANDMARKS ("500": the default of lewl()).
+# ("0.3,0.7"), LEWL_NYS_LANDMARKS ("500": the default of lewl()),
+# LEWL_NYS_DIAG ("TRUE": the Nystrom kernel with its exact diagonal, lewl()'s
+# default; "FALSE": the low-rank factor alone, options(mlss.lewl_nystrom_diag)).
+# Results: bench/lewl_nystrom_results.md.
 suppressPackageStartupMessages({
   library(mlss)
   library(Matrix)
@@ -20,6 +23,7 @@ sets <- strsplit(Sys.getenv("LEWL_NYS_SETS", "emotions,yeast,medical,enron"), ",
 rates <- as.numeric(strsplit(Sys.getenv("LEWL_NYS_RATES", "0.3,0.7"), ",")[[1]])
 marks <- as.integer(strsplit(Sys.getenv("LEWL_NYS_LANDMARKS", "500"), ",")[[1]])
 root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
+options(mlss.lewl_nystrom_diag = as.logical(Sys.getenv("LEWL_NYS_DIAG", "TRUE")))
 cat("lewl Nystrom vs exact;", R.version.string, "; load:", readLines("/proc/loadavg"), "\n")
 
 load_set <- function(name) {

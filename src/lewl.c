@@ -24,12 +24,15 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     check_targets(y, n);
     check_targets(start, n);
     if (Rf_ncols(start) != c) Rf_error("internal: start must be %d x %d", n, c);
-    int is_factor = Rf_asLogical(factor) == TRUE;
+    /* factor: FALSE, TRUE, or the factor's diagonal correction (n doubles) */
+    int has_dg = Rf_isReal(factor) && XLENGTH(factor) == n;
+    int is_factor = has_dg || Rf_asLogical(factor) == TRUE;
     if (!Rf_isReal(K) || !Rf_isMatrix(K) || Rf_nrows(K) != n ||
         (!is_factor && Rf_ncols(K) != n) || (is_factor && Rf_ncols(K) < 1))
         Rf_error("internal: K must be a %d x %d double matrix (or %d x r with factor)",
                  n, n, n);
-    lewl_kernel ker = {n, is_factor ? Rf_ncols(K) : 0, REAL(K)};
+    lewl_kernel ker = {n, is_factor ? Rf_ncols(K) : 0, REAL(K),
+                       has_dg ? REAL(factor) : NULL};
     if (!Rf_isNull(Z0) && (!Rf_isReal(Z0) || !Rf_isMatrix(Z0) || Rf_nrows(Z0) != n))
         Rf_error("internal: Z0 must be NULL or a double matrix with %d rows", n);
     if (!Rf_isInteger(eig) || XLENGTH(eig) != 4)
@@ -41,7 +44,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                         Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol),
                         INTEGER(eig)[0], INTEGER(eig)[1], INTEGER(eig)[2],
                         INTEGER(eig)[3], Rf_asReal(eig_tol)};
-    if (opt.eig_method < 0 || opt.eig_method > 2 || opt.eig_block < 1 ||
+    if (opt.eig_method < 0 || opt.eig_method > 3 || opt.eig_block < 1 ||
         opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0))
         Rf_error("lewl: invalid eigensolver settings");
     if (opt.k < 1 || opt.k > n || !(opt.lambda >= 0.0) || !(opt.beta >= 0.0) ||

@@ -133,6 +133,16 @@ static void hkh_times(const lewl_kernel *K, int b, const double *V, double *out,
     } else {
         gemm('T', 'N', K->r, b, n, 1.0, K->K, n, V, n, 0.0, scratch, K->r);
         gemm('N', 'N', n, b, K->r, 1.0, K->K, n, scratch, K->r, 0.0, out, n);
+        if (K->dg)  /* the diagonal correction: + H diag(dg) H V */
+            for (int j = 0; j < b; j++) {
+                const double *v = V + IDX(0, j, n);
+                double *o = out + IDX(0, j, n), m = 0.0, m2 = 0.0;
+                for (int i = 0; i < n; i++) m += v[i];
+                m /= n;
+                for (int i = 0; i < n; i++) m2 += K->dg[i] * (v[i] - m);
+                m2 /= n;
+                for (int i = 0; i < n; i++) o[i] += K->dg[i] * (v[i] - m) - m2;
+            }
     }
 }
 
@@ -187,10 +197,54 @@ static int zstep_dense(const lewl_options *opt, const lewl_kernel *ker, const do
         double zero = 0.0;
         F77_CALL(dsyrk)("U", "N", &n, &r, &opt->lambda, K, &n, &zero, M, &n
                         FCONE FCONE);
+        if (ker->dg) {  /* + lambda H diag(dg) H */
+            double sd = 0.0;
+            for (int i = 0; i < n; i++) sd += ker->dg[i];
+            sd /= (double) n * n;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i <= j; i++)
+                    M[IDX(i, j, n)] += opt->lambda *
+                        ((i == j ? ker->dg[i] : 0.0) - (ker->dg[i] + ker->dg[j]) / n + sd);
+        }
     }
     if (c > 0)
         F77_CALL(dsyrk)("U", "N", &n, &c, &one, Yt, &n, &one, M, &n FCONE FCONE);
     return sym_eigen_top(n, M, opt->k, values, Z);
+}
+
+/* The Gram route of the factor kernel (H K H ~ G G', G n x r): M = F F' with
+ * F = [sqrt(lambda) G, Yt] (n x p, p = r + c) has its eigenvectors of
+ * non-zero eigenvalue in range(F): with F'F = U diag(theta) U' (p x p; the
+ * block lambda G'G is fixed, GtG, so a step costs G'Yt and Yt'Yt, O(n r c)),
+ * z_j = F u_j / sqrt(theta_j) exactly.  Returns 1 (the caller falls back to
+ * the iterative eigensolver) when theta_k <= 1e-10 theta_1, where that
+ * division loses the vectors' orthogonality; 0 done, < 0 LAPACK failure.
+ * S: p x p scratch, U: p x k. */
+static int zstep_gram(const lewl_options *opt, const lewl_kernel *ker, const double *GtG,
+                      const double *Yt, double *S, double *U, double *values, double *Z)
+{
+    int n = opt->n, c = opt->c, k = opt->k, r = ker->r, p = r + c;
+    double sl = sqrt(opt->lambda);
+    for (int j = 0; j < r; j++)
+        for (int i = 0; i < r; i++) S[IDX(i, j, p)] = opt->lambda * GtG[IDX(i, j, r)];
+    if (c > 0) {
+        gemm('T', 'N', r, c, n, sl, ker->K, n, Yt, n, 0.0, S + IDX(0, r, p), p);
+        gemm('T', 'N', c, c, n, 1.0, Yt, n, Yt, n, 0.0, S + IDX(r, r, p), p);
+        for (int j = 0; j < c; j++)
+            for (int i = 0; i < r; i++) S[IDX(r + j, i, p)] = S[IDX(i, r + j, p)];
+    }
+    if (k > p) return 1;
+    int info = sym_eigen_top(p, S, k, values, U);
+    if (info != 0) return info > 0 ? -info : info;
+    if (!(values[k - 1] > 1e-10 * values[0])) return 1;
+    for (int j = 0; j < k; j++) {
+        double s = 1.0 / sqrt(values[j]);
+        for (int i = 0; i < r; i++) U[IDX(i, j, p)] *= sl * s;
+        for (int i = r; i < p; i++) U[IDX(i, j, p)] *= s;
+    }
+    gemm('N', 'N', n, k, r, 1.0, ker->K, n, U, p, 0.0, Z, n);
+    if (c > 0) gemm('N', 'N', n, k, c, 1.0, Yt, n, U + r, p, 1.0, Z, n);
+    return 0;
 }
 
 int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
@@ -203,10 +257,24 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     if (b < k) b = k;
     if (b > n) b = n;
     int depth = opt->eig_depth < 1 ? 1 : opt->eig_depth;
+    /* the factor kernel: the Gram route (zstep_gram), unless another is
+       forced; its rare fallback is the iterative (or, where that basis
+       exceeds n, the dense) route */
+    int gram = K->r > 0 && !K->dg &&
+        (opt->eig_method == LEWL_EIG_AUTO || opt->eig_method == LEWL_EIG_GRAM);
     int dense = opt->eig_method == LEWL_EIG_DENSE ||
-        (opt->eig_method == LEWL_EIG_AUTO && (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
+        (opt->eig_method == LEWL_EIG_AUTO && !gram &&
+         (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
         (double) b * (depth + 1) > n;
-    trace->dense = dense;
+    trace->dense = dense && !gram;
+    double *GtG = NULL, *S = NULL, *U = NULL;
+    if (gram) {
+        int rr = K->r, pp = K->r + c;
+        GtG = (double *) R_alloc((size_t) rr * rr, sizeof(double));
+        gemm('T', 'N', rr, rr, n, 1.0, K->K, n, K->K, n, 0.0, GtG, rr);
+        S = (double *) R_alloc((size_t) pp * pp, sizeof(double));
+        U = (double *) R_alloc((size_t) pp * k, sizeof(double));
+    }
     trace->unconverged = 0;
     double *ZD = (double *) R_alloc(nc, sizeof(double));
     int wk = b > k ? b : k, rs = K->r == 0 ? n : K->r;
@@ -256,7 +324,13 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
         R_CheckUserInterrupt();
         /* Z-step: the top-k eigenvectors of M = lambda H K H + Yt Yt' */
         const void *vmax = vmaxget();
-        if (dense) {
+        int gs = gram ? zstep_gram(opt, K, GtG, Yt, S, U, values, Z) : 1;
+        if (gs < 0) return LEWL_ERR_EIGEN;
+        if (gs == 0) {
+            trace->restarts[it] = 0;
+            trace->products[it] = 0;
+            if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);  /* a warm fallback */
+        } else if (dense) {
             if (zstep_dense(opt, K, Yt, rowmean, mall, M, values, Z) != 0)
                 return LEWL_ERR_EIGEN;
             trace->restarts[it] = 0;

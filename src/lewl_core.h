@@ -35,6 +35,9 @@ typedef struct {
 #define LEWL_EIG_AUTO 0
 #define LEWL_EIG_DENSE 1
 #define LEWL_EIG_ITERATIVE 2
+/* The factor kernel (r > 0) only: the eigenvectors of M = F F', F = [sqrt(lambda) G,
+ * Yt], from the (r + c) x (r + c) matrix F'F (no iteration; "auto" takes it). */
+#define LEWL_EIG_GRAM 3
 
 typedef struct {
     int n, c, k;
@@ -47,10 +50,11 @@ typedef struct {
 
 /* The kernel term: r == 0, K is the n x n kernel matrix (not centred);
  * r > 0, K is an n x r factor G with centred columns, H K H ~ G G'
- * (Nystrom). */
+ * (Nystrom), optionally with the exact diagonal (dg). */
 typedef struct {
     int n, r;
     const double *K;
+    const double *dg;  /* r > 0: NULL, or the diagonal correction, H K H ~ G G' + H diag(dg) H */
 } lewl_kernel;
 
 /* What the Z-steps of a run did: per iteration, the eigensolver's restarts

@@ -76,14 +76,34 @@ test_that("the Nystrom route: its factor, its Z-step, and all rows as landmarks"
   expect_length(prep$landmarks, 20L)
   A <- ref_nystrom_hkh(p$x, prep$landmarks, 0.4)
   expect_equal(tcrossprod(prep$G), A, tolerance = 1e-8, ignore_attr = TRUE)
-  # the Z-step on the factor: the top eigenvectors of Yt Yt' + lambda H K~ H
+  # the Z-step on the factor: the top eigenvectors of Yt Yt' + lambda H K~ H,
+  # K~ = C W^+ C' + diag(1 - diag(C W^+ C')) (the exact diagonal); without
+  # the correction (the option), of Yt Yt' + lambda H C W^+ C' H
   Yt <- lewl_start(p$ymiss)
-  for (method in c("dense", "iterative")) {
-    fit <- with_eigen(method, suppressWarnings(
-      mlss:::lewl_solve(p$ymiss, prep, 2, 2, 1, "exact", 0.5, 0, 1)))
-    e <- eigen(tcrossprod(Yt) + 2 * A, symmetric = TRUE)
-    expect_lt(max_sin_angle(fit$Z, e$vectors[, 1:2]), 1e-8)
+  H <- ref_centre(90)
+  Kn <- ref_lewl_kernel(p$x, 0.4)[, prep$landmarks] %*%
+    solve(ref_lewl_kernel(p$x, 0.4)[prep$landmarks, prep$landmarks],
+          t(ref_lewl_kernel(p$x, 0.4)[, prep$landmarks]))
+  Ad <- A + H %*% diag(pmax(1 - diag(Kn), 0)) %*% H
+  expect_equal(prep$dg, pmax(1 - diag(Kn), 0), tolerance = 1e-6, ignore_attr = TRUE)
+  old <- options(mlss.lewl_nystrom_diag = FALSE)
+  set.seed(2)
+  prep0 <- mlss:::lewl_prepare(p$x, 5, gamma = 0.4, approx = "nystrom", landmarks = 20)
+  options(old)
+  expect_null(prep0$dg)
+  for (method in c("dense", "iterative", "gram")) {
+    for (case in list(list(prep = prep, A = Ad), list(prep = prep0, A = A))) {
+      if (method == "gram" && !is.null(case$prep$dg)) next  # the low-rank case only
+      fit <- with_eigen(method, suppressWarnings(
+        mlss:::lewl_solve(p$ymiss, case$prep, 2, 2, 1, "exact", 0.5, 0, 1)))
+      e <- eigen(tcrossprod(Yt) + 2 * case$A, symmetric = TRUE)
+      expect_lt(max_sin_angle(fit$Z, e$vectors[, 1:2]), 1e-8)
+      expect_equal(fit$values, e$values[1:2], tolerance = 1e-9)
+    }
   }
+  # "auto" on the low-rank factor takes the Gram route (no eigensolver products)
+  fit <- suppressWarnings(mlss:::lewl_solve(p$ymiss, prep0, 2, 2, 1, "exact", 0.5, 0, 2))
+  expect_identical(fit$eig_products, c(0L, 0L))
   # every row a landmark: K W^+ K' is K itself (to the eigenvalues dropped)
   ex <- lewl(p$x, p$ymiss, k = 2, gamma = 0.4, approx = "exact", tol = 1e-9)
   ny <- lewl(p$x, p$ymiss, k = 2, gamma = 0.4, approx = "nystrom", landmarks = 90,
