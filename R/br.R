@@ -219,13 +219,9 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
   }
   learner <- match.arg(learner, c("ridge", "logistic", "svm"))
   loss <- match.arg(loss, c("squared_hinge", "hinge"))
-  xy <- ml_xy(x, y)
-  x <- as_features(xy$x)
-  y <- as_labels(xy$y, nrow(x), na = c(refuse = "refuse", observed = "keep",
-                                    negative = "negative")[[na_labels]],
-                 fun = "br", observed = TRUE)
-  check_observed_labels(y)
-  warn_constant_labels(y)
+  xy <- br_inputs(x, y, na_labels)
+  x <- xy$x
+  y <- xy$y
   cost <- check_cost(cost, ncol(y))
   intercept <- check_flag(intercept, "intercept")
   tol <- check_solver_tol(tol, learner, loss)
@@ -244,13 +240,9 @@ br.default <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = NUL
 #' @export
 br.formula <- formula_method("br")
 
-# Binary relevance with a learner object that is not built in: one fit of
-# the learner per label (on its observed rows), thresholds for F1 on the
-# training scores.
-br_learner <- function(x, y, learner, na_labels, call, given) {
-  if (any(given))
-    stop_arg("'", names(given)[given][1], "' is a setting of the built-in solvers; ",
-             "the learner '", learner$name, "' takes its parameters from update(learner, ...)")
+# x and y of br() checked: missing labels as `na_labels` says, every label
+# with observed positives and negatives (or a warning when constant).
+br_inputs <- function(x, y, na_labels) {
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), na = c(refuse = "refuse", observed = "keep",
@@ -258,6 +250,19 @@ br_learner <- function(x, y, learner, na_labels, call, given) {
                  fun = "br", observed = TRUE)
   check_observed_labels(y)
   warn_constant_labels(y)
+  list(x = x, y = y)
+}
+
+# Binary relevance with a learner object that is not built in: one fit of
+# the learner per label (on its observed rows), thresholds for F1 on the
+# training scores.
+br_learner <- function(x, y, learner, na_labels, call, given) {
+  if (any(given))
+    stop_arg("'", names(given)[given][1], "' is a setting of the built-in solvers; ",
+             "the learner '", learner$name, "' takes its parameters from update(learner, ...)")
+  xy <- br_inputs(x, y, na_labels)
+  x <- xy$x
+  y <- xy$y
   labels <- colnames(y)
   models <- learner_fit_labels(learner, x, y)
   score <- learner_predict_labels(learner, models, x, labels)

@@ -171,11 +171,17 @@ ml_scores.ml_ensemble <- function(object, x, type = "score", y = NULL, ...) {
 
 #' @export
 print.ml_ensemble <- function(x, ...) {
-  cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
   what <- if (inherits(x, "ecc")) "classifier chains (random orders)" else
     "binary relevance models"
   what <- paste0(what, if (!is.null(x$learner)) paste0(", learner '", x$learner$name, "'")
                        else if (inherits(x, "ebr")) " (logistic)")
+  print_vote_ensemble(x, what)
+}
+
+# The print() of an ensemble whose votes are averaged (ECC, EBR, EPS): the
+# call, what its models are, and the cut of the averaged votes.
+print_vote_ensemble <- function(x, what) {
+  cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
   cat("Ensemble of ", length(x$models), " ", what, " on ", x$sample, " samples of ", x$nobs,
       " instances, ", length(x$features), " features, ", length(x$labels), " labels\n",
       sep = "")

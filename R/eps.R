@@ -125,14 +125,6 @@ ml_scores.eps <- function(object, x, type = "score", y = NULL, ...) {
 
 #' @export
 print.eps <- function(x, ...) {
-  cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
-  cat("Ensemble of ", length(x$models), " pruned-sets models (p = ", x$p, ", b = ", x$b,
-      ", strategy ", x$strategy, ", ", x$learner, ") on ", x$sample, " samples of ", x$nobs,
-      " instances, ", length(x$features), " features, ", length(x$labels), " labels\n",
-      sep = "")
-  cut <- x$thresholds %||% x$cut
-  cat("votes (", x$vote, ") averaged, labels above ", format(unique(cut)[1]),
-      if (length(unique(cut)) > 1) " (per label)",
-      if (!is.null(x$thresholds)) " (stored thresholds)", "\n\n", sep = "")
-  invisible(x)
+  print_vote_ensemble(x, paste0("pruned-sets models (p = ", x$p, ", b = ", x$b, ", strategy ",
+                                x$strategy, ", ", x$learner, ")"))
 }

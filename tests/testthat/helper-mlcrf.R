@@ -166,3 +166,10 @@ crf_ref_to_standard <- function(coef, center, scale) {
   b <- coef[-1, , drop = FALSE]
   rbind(coef[1, ] + colSums(b * center), b * scale)
 }
+
+# Small random data for MLCRF fits: x (n x d, columns f1, ...) normal, y
+# (n x m, columns L1, ...) fair coin flips, drawn in that order.
+crf_random_data <- function(n, d, m) {
+  list(x = matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d))),
+       y = matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m))))
+}

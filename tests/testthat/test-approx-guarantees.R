@@ -79,8 +79,8 @@ test_that("ICM returns a local optimum: no single-label flip raises the score", 
 test_that("predict.mlcrf()'s approximate MAP of a fit is a local optimum of its potentials", {
   set.seed(21)
   n <- 60; d <- 3; m <- 6
-  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
-  y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
+  dat <- crf_random_data(n, d, m)
+  x <- dat$x; y <- dat$y
   fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
   newx <- x[1:10, ]
   # (strong edges: the Gibbs marginals may warn about their Monte Carlo error)

@@ -53,6 +53,16 @@ dense_pairs <- function(m) {
   p[order(p[, 1], p[, 2]), , drop = FALSE]
 }
 
+# Random potentials of n rows on the complete graph of m labels (node
+# potentials N(0, 1), pair potentials N(0, sd^2)), and the 0-based ends of
+# the edges as the inference takes them.
+dense_potentials <- function(n, m, sd) {
+  pairs <- dense_pairs(m)
+  list(pairs = pairs, node = matrix(rnorm(n * m), n),
+       pair = matrix(rnorm(n * 3 * nrow(pairs), sd = sd), n),
+       f = pairs[, 1] - 1L, t = pairs[, 2] - 1L)
+}
+
 test_that("type = \"prob\" on a component with cycles: the Bethe log Z of BP, no Gibbs", {
   infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(41)
@@ -81,8 +91,8 @@ test_that("type = \"prob\" on a component with cycles: the Bethe log Z of BP, no
 test_that("type = \"prob\" over a 22-label chain (above the exact limit) is exact", {
   set.seed(42)
   n <- 40; d <- 3; m <- 22
-  x <- matrix(rnorm(n * d), n, d, dimnames = list(NULL, paste0("f", 1:d)))
-  y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
+  dat <- crf_random_data(n, d, m)
+  x <- dat$x; y <- dat$y
   fit <- mlcrf(x, y, lambda_v = 0.1, lambda_w = 0.1, edges = "none")
   # a chain L1 - L2 - ... - L22 with coefficients drawn here
   fit$edges <- data.frame(from = paste0("L", 1:(m - 1)), to = paste0("L", 2:m),
@@ -119,27 +129,24 @@ test_that("loopy = \"bp\": BP's marginals where BP settled, Gibbs where it did n
   infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(43)
   m <- 9; n <- 6
-  pairs <- dense_pairs(m)
-  node <- matrix(rnorm(n * m), n)
-  pair <- matrix(rnorm(n * 3 * nrow(pairs), sd = 0.3), n)
-  f <- pairs[, 1] - 1L; t <- pairs[, 2] - 1L
-  bp <- infer(node, pair, f, t, "approximate", NULL, 0.5, 2000L, 1e-12, what = "score",
+  g <- dense_potentials(n, m, sd = 0.3)
+  bp <- infer(g$node, g$pair, g$f, g$t, "approximate", NULL, 0.5, 2000L, 1e-12, what = "score",
               loopy = "bp")
   expect_false(any(bp$gibbs))
   for (i in seq_len(n)) {
-    r <- ref_bp(node[i, ], pair[i, ], pairs[, 1], pairs[, 2])
+    r <- ref_bp(g$node[i, ], g$pair[i, ], g$pairs[, 1], g$pairs[, 2])
     expect_equal(bp$marginal[i, ], r$marginal, tolerance = 1e-8)
   }
   # BP stopped after one sweep per try: Gibbs instead, within its error of exact
   set.seed(44)
-  gb <- infer(node, pair, f, t, "approximate", NULL, 0.5, 1L, 1e-12, what = "score",
+  gb <- infer(g$node, g$pair, g$f, g$t, "approximate", NULL, 0.5, 1L, 1e-12, what = "score",
               loopy = "bp")
   expect_true(all(gb$gibbs))
   expect_true(all(gb$gibbs_se > 0))
-  ex <- infer(node, pair, f, t, "exact")
+  ex <- infer(g$node, g$pair, g$f, g$t, "exact")
   expect_lt(max(abs(gb$marginal - ex$marginal)), 0.02)
   # the default runs Gibbs on a component with cycles whether BP settled or not
-  gd <- infer(node, pair, f, t, "approximate", NULL, 0.5, 2000L, 1e-12, what = "score")
+  gd <- infer(g$node, g$pair, g$f, g$t, "approximate", NULL, 0.5, 2000L, 1e-12, what = "score")
   expect_true(all(gd$gibbs))
 })
 
@@ -147,21 +154,18 @@ test_that("BP falls back on the serial schedule, which reaches the same fixed po
   infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(45)
   m <- 10; n <- 5
-  pairs <- dense_pairs(m)
-  node <- matrix(rnorm(n * m), n)
-  pair <- matrix(rnorm(n * 3 * nrow(pairs), sd = 0.5), n)
-  f <- pairs[, 1] - 1L; t <- pairs[, 2] - 1L
+  g <- dense_potentials(n, m, sd = 0.5)
   for (i in seq_len(n)) {
-    nd <- node[i, , drop = FALSE]; pr <- pair[i, , drop = FALSE]
+    nd <- g$node[i, , drop = FALSE]; pr <- g$pair[i, , drop = FALSE]
     # how many parallel sweeps (no damping) BP takes, then one sweep fewer:
     # the parallel try cannot settle, the three damped ones are slower still,
     # and the fifth, serial (in place, Gauss-Seidel) does
-    k <- infer(nd, pr, f, t, "approximate", NULL, 0, 5000L, 1e-10, what = "prob")$bp_iter
+    k <- infer(nd, pr, g$f, g$t, "approximate", NULL, 0, 5000L, 1e-10, what = "prob")$bp_iter
     lim <- k - 1L
-    ap <- infer(nd, pr, f, t, "approximate", NULL, 0, lim, 1e-10, what = "prob")
+    ap <- infer(nd, pr, g$f, g$t, "approximate", NULL, 0, lim, 1e-10, what = "prob")
     expect_lt(ap$bp_delta, 1e-10)
     expect_gt(ap$bp_iter, 4L * lim)
-    r <- ref_bp(node[i, ], pair[i, ], pairs[, 1], pairs[, 2])
+    r <- ref_bp(g$node[i, ], g$pair[i, ], g$pairs[, 1], g$pairs[, 2])
     expect_equal(ap$logZ, r$logZ, tolerance = 1e-7)
   }
 })
