@@ -79,11 +79,12 @@
 #' @seealso [mlls()], which solves the least-squares version in closed form.
 #' @examples
 #' data(yeast)
-#' train <- yeast$train
+#' train <- which(yeast$train)[1:300]  # the first 300 training rows, for speed
 #' fit <- aso_svm(yeast$x[train, ], yeast$y[train, ], alpha = 0.01, r = 5)
 #' fit
-#' pred <- predict(fit, yeast$x[!train, ], type = "class")
-#' ml_metrics(yeast$y[!train, ], pred = pred, measures = "macro_f1")
+#' test <- !yeast$train
+#' pred <- predict(fit, yeast$x[test, ], type = "class")
+#' ml_metrics(yeast$y[test, ], pred = pred, measures = "macro_f1")
 #' @export
 aso_svm <- function(x, ...) UseMethod("aso_svm")
 
