@@ -33,6 +33,9 @@
 #' @param data,subset,na.action For the formula method, as in [lm()].
 #' @param learner The binary learner of every model, as in [br()]:
 #'   `"logistic"` (default), `"ridge"` or `"svm"`.
+#'   The logistic and SVM learners penalise their intercept, so a
+#'   constant added to a column of `x` changes their fits (see [br()]); the
+#'   ridge learner's do not.
 #' @param cost The learner's cost (one number; 1 by default).
 #' @param vote `"class"` (binary votes, the paper's) or `"score"` (soft
 #'   votes, logistic only).

@@ -55,6 +55,8 @@ ensemble_default <- function(kind) {
 #'   ([ml_learner()]) for every model: the `learner` of [cc()] (`ecc()`) or
 #'   of [br()] (`ebr()`).  With `vote = "score"` the votes are the learner's
 #'   probabilities, or its scores (then set `threshold` to match).
+#'   The logistic regressions penalise their intercept, so a constant added
+#'   to a column of `x` changes the fits (see [br()]).
 #' @param ... Passed to [cc()] or [br()] (`tol`, `max_iter`); for the
 #'   formula methods, the arguments of the default method.
 #' @return An object of class `c("ecc", "ml_ensemble", "ml_fit")` or

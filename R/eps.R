@@ -34,6 +34,9 @@
 #'   stored by cross-validation ([cv_eps()]), replace it.
 #' @param learner,cost The class model of each [ps()] fit: `learner` takes
 #'   the strings of [br()] (`"logistic"`, the default, `"ridge"`, `"svm"`).
+#'   The logistic and SVM learners penalise their intercept, so a
+#'   constant added to a column of `x` changes their fits (see [br()]); the
+#'   ridge learner's do not.
 #' @param ... Passed to [ps()] (and on to [br()]: `tol`, `max_iter`); for
 #'   the formula method, the arguments of the default method.
 #' @return An object of class `c("eps", "ml_fit")`, predicted by

@@ -46,6 +46,9 @@
 #' @param iterations The rounds of balanced k-means (default 10).
 #' @param learner,cost The node models, as in [br()]: `"logistic"`
 #'   (default), `"ridge"` or `"svm"`, and the cost (one number; 1 by default).
+#'   The logistic and SVM learners penalise their intercept, so a
+#'   constant added to a column of `x` changes their fits (see [br()]); the
+#'   ridge learner's do not.
 #' @param ... Passed to [br()] (`tol`, `max_iter`, `loss`, `intercept`); for
 #'   the formula method, the arguments of the default method.
 #' @return An object of class `c("homer", "ml_fit")`, predicted by

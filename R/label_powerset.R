@@ -55,6 +55,9 @@
 #'   `NA`).
 #' @param learner The binary learner of [br()] that scores each class:
 #'   `"logistic"` (default), `"ridge"` or `"svm"`.
+#'   The logistic and SVM learners penalise their intercept, so a
+#'   constant added to a column of `x` changes their fits (see [br()]); the
+#'   ridge learner's do not.
 #' @param cost The learner's cost \eqn{C} (one number; 1 by default).
 #' @param p `ps()`: label sets carried by fewer than `p` examples are pruned
 #'   (a whole number >= 1; 1 prunes nothing, LP).

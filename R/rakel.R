@@ -40,6 +40,9 @@
 #'   scores each class one-vs-rest as [br()] does with it (its probabilities
 #'   normalised over the classes, or the softmax of its scores), `cost` left
 #'   out taking the learner's own parameters.
+#'   The logistic and SVM learners penalise their intercept, so a
+#'   constant added to a column of `x` changes their fits (see [br()]); the
+#'   ridge learner's do not.
 #' @param subsets Optional: the label subsets themselves (a list of vectors
 #'   of label indices, as `fit$subsets`), instead of a random draw; `k`,
 #'   `m` and `mode` then only label the fit.

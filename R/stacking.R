@@ -30,6 +30,9 @@
 #' @param data,subset,na.action For the formula methods, as in [lm()].
 #' @param learner,cost Both layers' learner and cost, as in [br()]:
 #'   `"logistic"` (default), `"ridge"` or `"svm"`; one positive number.
+#'   The logistic and SVM learners penalise their intercept, so a
+#'   constant added to a column of `x` changes their fits (see [br()]); the
+#'   ridge learner's do not.
 #' @param inner_folds `brplus()`: the folds of the first layer's training
 #'   scores (a whole number >= 1; 1 uses the scores of the fit on all rows).
 #' @param ... Passed to [br()] (`tol`, `max_iter`, `loss`, `intercept`); for
