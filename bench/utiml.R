@@ -142,22 +142,18 @@ for (set in sets) {
     add("BR (p>0.5, 1+)", "mlss", one_plus(m$value$s > 0.5, m$value$s), m$cpu)
     add("BR (p>0.5)", "mlss", m$value$s > 0.5, m$cpu)
     add("BR (train F1 cuts)", "mlss", predict(m$value$f, xte), m$cpu)
-    set.seed(26)
-    o <- cpu({
-      cv <- mlss::cv_br(xtr, ytr, learner = svm_dv, params = list(cost = 1), nfolds = 5,
-                        progress = FALSE)
-      list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
-    })
-    add("BR dv (OOF F1 cuts)", "mlss", o$value$class, o$cpu)
-    add("BR dv (OOF F1 cuts, 1+)", "mlss", one_plus(o$value$class, o$value$score), o$cpu)
-    set.seed(26)
-    o <- cpu({
-      cv <- mlss::cv_br(xtr, ytr, learner = svm, params = list(cost = 1), nfolds = 5,
-                        progress = FALSE)
-      list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
-    })
-    add("BR p (OOF F1 cuts)", "mlss", o$value$class, o$cpu)
-    add("BR p (OOF F1 cuts, 1+)", "mlss", one_plus(o$value$class, o$value$score), o$cpu)
+    # BR with out-of-fold F1 cuts, on decision values (dv) and on probabilities (p)
+    for (lrn in list(list(name = "dv", learner = svm_dv), list(name = "p", learner = svm))) {
+      set.seed(26)
+      o <- cpu({
+        cv <- mlss::cv_br(xtr, ytr, learner = lrn$learner, params = list(cost = 1),
+                          nfolds = 5, progress = FALSE)
+        list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
+      })
+      add(sprintf("BR %s (OOF F1 cuts)", lrn$name), "mlss", o$value$class, o$cpu)
+      add(sprintf("BR %s (OOF F1 cuts, 1+)", lrn$name), "mlss",
+          one_plus(o$value$class, o$value$score), o$cpu)
+    }
   }
   if ("LP" %in% methods) {
     u <- ut(utiml::lp)
