@@ -103,7 +103,7 @@ test_that("converges, warns when it does not, and plots its objective", {
   p <- lewl_problem(40, 5)
   fit <- lewl(p$x, p$ymiss)
   expect_true(fit$converged)
-  expect_equal(fit$k, 3L)  # ceiling(5 / 2)
+  expect_equal(fit$k, 5L)  # m = 5 labels (issue 22; was ceiling(5 / 2))
   expect_warning(lewl(p$x, p$ymiss, max_iter = 1, tol = 0), "did not converge")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
