@@ -15,7 +15,8 @@
 #' @param lambda,beta Grids of values (>= 0) of the HSIC and the graph weights
 #'   (defaults `10^(-1:1)` and `c(0, 1, 10)`).
 #' @param k The embedding dimension: one number, or a grid; default the
-#'   distinct values of `ceiling(m * c(1/4, 1/2))` for `m` labels.
+#'   distinct values of `ceiling(m * c(1/2, 1))` for `m` labels ([lewl()]'s
+#'   default `k = m` and half of it; `bench/lewl_default_k_results.md`).
 #' @param thresholds `"train"` (default): each fold's own adaptive threshold
 #'   (that of [lewl()], chosen on its training part); `"oof"`: per-label
 #'   thresholds chosen on the out-of-fold scores, as in [cv_mlls()].
@@ -49,7 +50,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
   y <- as_labels(xy$y, nrow(x), na = "keep", fun = "cv_lewl")
   check_lewl_labels(y)
   m <- ncol(y)
-  k <- if (is.null(k)) unique(as.integer(ceiling(m * c(0.25, 0.5))))
+  k <- if (is.null(k)) unique(as.integer(ceiling(m * c(0.5, 1))))
        else vapply(k, check_whole, 1L, "k", 1, nrow(x))
   args <- lewl_cv_args(list(...), nrow(x))
   foldid <- cv_foldid(y, nfolds, foldid)
