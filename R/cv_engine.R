@@ -472,7 +472,7 @@ cv_engine_rules <- function(method, y, foldid, opt, call, rules, cvfold, final_t
   if (length(edge)) message(edge_message(edge))
   oof_thr <- opt$thresholds == "oof" && is.null(method$decoder)
   decoder <- !is.null(method$decoder)
-  refit_at <- function(point, thr) {
+  refit_at <- function(point, thr = NULL) {
     key <- do.call(paste, point[names(grid)])
     g <- match(key, do.call(paste, grid))
     rule <- rules[match(point$rule, rules$label), ]

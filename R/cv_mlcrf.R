@@ -151,6 +151,13 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                     log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
                   call = call, fun = "cv_mlcrf")
   cv$fit$loopy <- NULL
+  # refits at other points (predict(cv, s = "1se"), ...) predict as predict() does
+  fold_refit <- cv$refit
+  cv$refit <- function(point, thr = NULL) {
+    f <- fold_refit(point, thr)
+    f$loopy <- NULL
+    f
+  }
   cv$lambda_v <- lambda_v
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")

@@ -42,7 +42,9 @@
 #'   that fits them draws from R's generator, so `set.seed()` reproduces
 #'   them), the features scaled as e1071 does by default (`scale = TRUE`);
 #'   `probability = FALSE` gives the decision values instead
-#'   (`type = "score"`).  This is utiml's default base learner.
+#'   (`type = "score"`).  This is utiml's default base learner.  A sparse
+#'   `x` is made dense (e1071's sparse route needs SparseM and does not
+#'   scale).
 #'   Regression: eps-SVR.
 #' * `ml_learner_kernlab()`: [kernlab::ksvm()], C-SVC with the RBF kernel,
 #'   `sigma` by default from [kernlab::sigest()] (R's generator), Platt's
@@ -202,6 +204,8 @@ update.ml_learner <- function(object, ...) {
                paste0("'", names(object$params), "'", collapse = ", "))
   }
   for (p in names(new)) object$params[p] <- list(new[[p]])
+  # an adapter whose output (probability or decision value) is a parameter
+  if (is.function(object$type_of)) object$type <- object$type_of(object$params)
   validate_ml_learner(object)
 }
 
@@ -372,11 +376,11 @@ ml_learner_e1071 <- function(kernel = "radial", cost = 1, gamma = NULL, probabil
     # libsvm's decision value is positive for the first of the two classes it met
     if (colnames(dv)[1] == "TRUE/FALSE") dv[, 1] else -dv[, 1]
   }
-  validate_ml_learner(new_ml_learner(
-    "e1071 svm", fit, predict, type = if (probability) "prob" else "score", sparse = TRUE,
+  validate_ml_learner(with_type_of(new_ml_learner(
+    "e1071 svm", fit, predict, type = if (probability) "prob" else "score", sparse = FALSE,
     params = c(list(kernel = kernel, cost = cost, gamma = gamma, probability = probability,
                     degree = degree, coef0 = coef0, scale = scale), list(...)),
-    regression = TRUE))
+    regression = TRUE), "probability"))
 }
 
 #' @rdname ml_learner
@@ -406,11 +410,18 @@ ml_learner_kernlab <- function(kernel = "rbfdot", C = 1, sigma = NULL, prob.mode
            # kernlab's decision value is positive for the second level (TRUE)
            score = as.numeric(kernlab::predict(model$svm, newx, type = "decision")))
   }
-  validate_ml_learner(new_ml_learner(
+  validate_ml_learner(with_type_of(new_ml_learner(
     "kernlab ksvm", fit, predict, type = if (prob.model) "prob" else "score", sparse = FALSE,
     params = c(list(kernel = kernel, C = C, sigma = sigma, prob.model = prob.model),
                list(...)),
-    regression = TRUE))
+    regression = TRUE), "prob.model"))
+}
+
+# The learner's type follows its logical parameter `flag` (update() rederives it):
+# probabilities when TRUE, decision values when FALSE.
+with_type_of <- function(learner, flag) {
+  learner$type_of <- function(params) if (isTRUE(params[[flag]])) "prob" else "score"
+  learner
 }
 
 #' @rdname ml_learner
@@ -424,7 +435,7 @@ ml_learner_ranger <- function(num.trees = 500, mtry = NULL, min.node.size = NULL
     # ranger draws its seed from R's generator when none is given: set.seed()
     # reproduces the forest
     seed <- sample.int(.Machine$integer.max, 1L)
-    if (is.logical(y))
+    model <- if (is.logical(y))
       ranger::ranger(x = x, y = factor(y, levels = c(FALSE, TRUE)), probability = TRUE,
                      num.trees = num.trees, mtry = mtry, min.node.size = min.node.size,
                      num.threads = num.threads, seed = seed, ...)
@@ -432,11 +443,13 @@ ml_learner_ranger <- function(num.trees = 500, mtry = NULL, min.node.size = NULL
       ranger::ranger(x = x, y = as.numeric(y), num.trees = num.trees, mtry = mtry,
                      min.node.size = min.node.size, num.threads = num.threads,
                      seed = seed, ...)
+    attr(model, "num.threads") <- num.threads  # predict on as many threads
+    model
   }
   predict <- function(model, newx) {
     # a fixed seed: prediction leaves R's random stream where it is
     p <- stats::predict(model, data = named_columns(as.matrix(newx)), seed = 1L,
-                        num.threads = model$num.threads %||% 1)$predictions
+                        num.threads = attr(model, "num.threads") %||% 1)$predictions
     if (is.matrix(p)) p[, "TRUE"] else as.numeric(p)
   }
   validate_ml_learner(new_ml_learner(

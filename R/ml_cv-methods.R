@@ -48,7 +48,11 @@ cv_model <- function(object, s, args) {
   point <- object$grid[object$best, , drop = FALSE]
   for (p in names(args)[named]) {
     v <- args[[p]]
-    if (!is.numeric(v) || length(v) != 1 || is.na(v))
+    if (is.character(object$grid[[p]])) {  # a decision rule chosen in CV
+      if (!is.character(v) || length(v) != 1 || !v %in% object$grid[[p]])
+        stop_arg("'", p, "' must be one of ",
+                 paste0("\"", unique(object$grid[[p]]), "\"", collapse = ", "))
+    } else if (!is.numeric(v) || length(v) != 1 || is.na(v))
       stop_arg("'", p, "' must be one number")
     point[[p]] <- v
   }

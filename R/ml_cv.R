@@ -215,7 +215,7 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
       list(scores = scores, thresholds = thr, model = if (keep_model) model,
            state = if (warm_start) list(train = tr, init = model))
     },
-    refit = function(point, thr) {
+    refit = function(point, thr = NULL) {
       model <- fit_at(seq_len(nrow(x)), point, NULL)
       # a decoder's labels take no thresholds; any other model carries the
       # out-of-fold ones, which its predict(type = "class") uses
@@ -302,7 +302,7 @@ cv_formula <- function(call, env, name) {
   with_parts <- function(fit) structure(c(unclass(fit), md$formula_parts), class = class(fit))
   cv$fit <- with_parts(cv$fit)
   refit <- cv$refit
-  cv$refit <- function(point, thr) with_parts(refit(point, thr))
+  cv$refit <- function(point, thr = NULL) with_parts(refit(point, thr))
   cv$call <- call
   cv
 }

@@ -156,7 +156,7 @@ mlcrf_infer <- function(object, newx, type, y, inference = "auto", damping = 0.5
   if (type == "prob") y <- y + 0
   if (!is.numeric(damping) || length(damping) != 1 || !(damping >= 0 && damping < 1))
     stop_arg("'damping' must be a number in [0, 1)")
-  max_iter <- check_positive(max_iter, "max_iter")
+  max_iter <- check_count(max_iter, "max_iter")
   tol <- check_positive(tol, "tol")
   if (inference == "exact" && m > mlcrf_exact_max)
     stop_arg("exact inference with ", m, " labels would enumerate 2^", m,

@@ -104,6 +104,7 @@ ml_decide <- function(score, rule = c("fixed", "rcut", "pcut", "mcut", "lcard", 
                       level = chance_level(), at_least_one = FALSE) {
   rule <- match.arg(rule)
   measure <- match.arg(measure)
+  named <- !is.null(colnames(score))  # else decide_score() names them L1, L2, ...
   score <- decide_score(score, "score")
   at_least_one <- check_flag(at_least_one, "at_least_one")
   n <- nrow(score)
@@ -140,7 +141,9 @@ ml_decide <- function(score, rule = c("fixed", "rcut", "pcut", "mcut", "lcard", 
     pcut = {
       if (is.null(proportion)) {
         if (is.null(y)) stop_arg("rule \"pcut\" needs the training labels 'y' or 'proportion'")
+        # by position when the scores have no label names of their own
         proportion <- colMeans(y, na.rm = TRUE)
+        if (!named) proportion <- unname(proportion)
       }
       proportion <- decide_thresholds(proportion, labels, "proportion")
       if (any(is.na(proportion) | proportion < 0 | proportion > 1))

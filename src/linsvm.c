@@ -34,6 +34,8 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
     SEXP status = PROTECT(Rf_allocVector(INTSXP, m));
     SEXP gap = PROTECT(Rf_allocVector(REALSXP, m));
     for (int l = 0; l < m; l++) {
+        /* the solver's R_alloc scratch (O(n) per label) is released per label */
+        const void *vmax = vmaxget();
         const double *yl = REAL(y) + IDX(0, l, n);
         double *a = REAL(A) + IDX(0, l, n), C = REAL(cost)[l];
         if (!Rf_isNull(alpha0))
@@ -46,6 +48,7 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
                                         solver_seed(), a, REAL(W) + IDX(0, l, p),
                                         INTEGER(iters) + l);
         REAL(gap)[l] = linsvm_relative_gap(&D, yl, wt, C, lss, a, REAL(W) + IDX(0, l, p));
+        vmaxset(vmax);
     }
     SET_VECTOR_ELT(res, 0, W);
     SET_VECTOR_ELT(res, 1, A);

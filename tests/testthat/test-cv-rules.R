@@ -139,3 +139,20 @@ test_that("rule \"f1\" of a decoder method asks for out-of-fold thresholds up fr
                      measure = "subset_accuracy", rule = c("decoder", "f1")),
                "thresholds = \"oof\"")
 })
+
+test_that("predict(cv, rule = ) picks a cross-validated rule; refit() needs no thresholds", {
+  set.seed(12)
+  x <- matrix(rnorm(240), 60, 4)
+  y <- matrix(runif(180) < 0.4, 60, 3)
+  cv <- suppressMessages(cv_clr(x, y, cost = c(0.1, 1), rule = c("f1", "mcut"),
+                                foldid = rep_len(1:3, 60)))
+  b <- cv$grid[cv$best, ]
+  expect_identical(predict(cv, x, rule = b$rule, cost = b$cost), predict(cv, x))
+  other <- setdiff(c("f1", "mcut"), b$rule)
+  i <- which(cv$grid$rule == other & cv$grid$cost == b$cost)
+  expect_identical(predict(cv, x, rule = other, cost = b$cost),
+                   predict(cv$refit(cv$grid[i, , drop = FALSE],
+                                    mlss:::cv_point_thresholds(cv, i)), x))
+  expect_error(predict(cv, x, rule = "rcut"), "'rule' must be one of")
+  expect_s3_class(cv$refit(cv$grid[1, , drop = FALSE]), "clr")
+})

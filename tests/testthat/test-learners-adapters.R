@@ -123,3 +123,18 @@ test_that("cv_br() tunes a forest's mtry on the engine, folds in parallel", {
   expect_equal(cv$fit$learner$params$mtry, cv$grid$mtry[cv$best])
   expect_equal(cv$fit$learner$params$num.trees, 30)
 })
+
+test_that("update() of an adapter rederives its type; e1071 takes a sparse x as dense", {
+  skip_if_not_installed("e1071")
+  l <- update(ml_learner_e1071(), probability = FALSE)
+  expect_identical(l$type, "score")
+  expect_identical(update(l, probability = TRUE)$type, "prob")
+  set.seed(3)
+  x <- matrix(rnorm(120), 40, 3)
+  y <- matrix(runif(80) < 0.5, 40, 2)
+  dense <- br(x, y, learner = ml_learner_e1071(probability = FALSE))
+  sparse <- br(Matrix::Matrix(x, sparse = TRUE), y, learner = ml_learner_e1071(probability = FALSE))
+  expect_equal(predict(sparse, x, type = "score"), predict(dense, x, type = "score"))
+  skip_if_not_installed("kernlab")
+  expect_identical(update(ml_learner_kernlab(), prob.model = FALSE)$type, "score")
+})

@@ -180,6 +180,8 @@ test_that("maxit is the deprecated name of max_iter, with a classed warning", {
   expect_equal(b$theta, a$theta)
   expect_warning(predict(a, dat$x[1:3, ], maxit = 10), "'maxit' is deprecated")
   expect_error(predict(a, dat$x[1:3, ], loopy = "mcmc"), "'loopy' must be NULL")
+  # a fraction of an iteration would run no BP sweep at all
+  expect_error(predict(a, dat$x[1:3, ], max_iter = 0.5), "'max_iter' must be a whole number")
   # the old name still reaches the solver (the deprecation warned once already)
   w <- character(0)
   withCallingHandlers(mlcrf(dat$x, dat$y, lambda_v = 0.01, lambda_w = 0.05, maxit = 1),

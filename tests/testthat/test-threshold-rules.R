@@ -130,3 +130,11 @@ test_that("at_least_one gives an empty row its highest score's label", {
   }
   expect_identical(unname(p1[3, ]), c(FALSE, TRUE, FALSE, FALSE))
 })
+
+test_that("pcut with unnamed scores takes y's proportions by position", {
+  set.seed(8)
+  s <- matrix(runif(30), 10, 3)
+  yy <- matrix(runif(30) > 0.5, 10, 3, dimnames = list(NULL, c("a", "b", "c")))
+  expect_equal(unname(ml_decide(s, "pcut", y = yy)),
+               unname(ml_decide(s, "pcut", proportion = unname(colMeans(yy)))))
+})
