@@ -21,8 +21,19 @@ methods <- list(
   cv_ssmddm = function(x, y) cv_ssmddm(x, y, k = 0.9, alpha = c(0, 0.1, 1), beta = 10^(-3:0)),
   cv_lewl = function(x, y) cv_lewl(x, y, lambda = c(0.1, 1), beta = c(0, 1), k = ncol(y),
                                    thresholds = "oof"),
-  cv_mlcrf = function(x, y) cv_mlcrf(x, y, eta = 1, nlambda = 3)
+  cv_mlcrf = function(x, y) cv_mlcrf(x, y, eta = 1, nlambda = 3),
+  # the toolbox's transformations and ensembles (logistic learner)
+  cv_lp = function(x, y) cv_lp(x, y, cost = c(0.1, 1)),
+  cv_rakel = function(x, y) cv_rakel(x, y, k = 3, cost = c(0.1, 1)),
+  cv_eps = function(x, y) cv_eps(x, y, cost = c(0.1, 1)),
+  cv_homer = function(x, y) cv_homer(x, y, cost = c(0.1, 1)),
+  cv_clr = function(x, y) cv_clr(x, y, cost = c(0.1, 1)),
+  cv_brplus = function(x, y) cv_brplus(x, y, cost = c(0.1, 1)),
+  cv_dbr = function(x, y) cv_dbr(x, y, cost = c(0.1, 1))
 )
+# CV_METHODS=cv_lp,cv_eps runs only these
+chosen <- Sys.getenv("CV_METHODS")
+if (nzchar(chosen)) methods <- methods[strsplit(chosen, ",")[[1]]]
 skip <- list(yeast = "cv_mlcrf", scene = character())  # cv_mlcrf on yeast: too slow (issue 25)
 rows <- list()
 for (ds in names(sets)) {
