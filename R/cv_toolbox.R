@@ -46,18 +46,13 @@ cv_lp <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lp"))
   check_no_dots(...)
   learner <- match.arg(learner)
-  cost <- check_cost_grid(cost)
-  xy <- ml_xy(x, y)
   fit <- function(x, y, cost) lp(x, y, learner = learner, cost = cost)
   # LP's labels come from its decoder (the most probable label set): a
   # measure of label sets is taken on those, and the refit keeps no
   # thresholds (its predict(type = "class") is the decoder's)
-  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
-            measure = measure, thresholds = match.arg(thresholds),
-            select = match.arg(select), keep = keep, parallel = parallel,
-            progress = progress, order = function(grid) order(grid$cost),
-            order_rule = "smaller cost first (a stronger penalty)", decoder = TRUE,
-            rule = rule, call = call, fun = "cv_lp")
+  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_lp",
+              decoder = TRUE)
 }
 
 #' @rdname cv_lp
@@ -74,7 +69,6 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
   mode <- match.arg(mode)
   vote <- match.arg(vote)
   learner <- match.arg(learner)
-  cost <- check_cost_grid(cost)
   xy <- ml_xy(x, y)
   # the subsets, drawn once: those of a RAkEL fit's own draw on these labels
   L <- ncol(as_labels(xy$y, NROW(xy$y), fun = "cv_rakel"))
@@ -89,12 +83,8 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
   }
   fit <- function(x, y, cost) rakel(x, y, k = k, mode = mode, vote = vote, learner = learner,
                                     cost = cost, subsets = subsets)
-  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
-            measure = measure, thresholds = match.arg(thresholds),
-            select = match.arg(select), keep = keep, parallel = parallel,
-            progress = progress, order = function(grid) order(grid$cost),
-            order_rule = "smaller cost first (a stronger penalty)", rule = rule,
-            call = call, fun = "cv_rakel")
+  cv_cost_run(xy$x, xy$y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
+              match.arg(select), keep, parallel, progress, rule, call, "cv_rakel")
 }
 
 #' Cross-validated EPS, CLR, HOMER, BR+ and DBR over a grid of costs
@@ -233,16 +223,17 @@ cv_dbr <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm
               match.arg(select), keep, parallel, progress, rule, call, "cv_dbr")
 }
 
-# The engine run of a toolbox method over a grid of costs.
+# The engine run of a toolbox method over a grid of costs (`decoder`: its
+# labels come from its own decoder, as LP's).
 cv_cost_run <- function(x, y, fit, cost, nfolds, foldid, measure, thresholds, select, keep,
-                        parallel, progress, rule, call, fun) {
+                        parallel, progress, rule, call, fun, decoder = FALSE) {
   cost <- check_cost_grid(cost)
   xy <- ml_xy(x, if (!missing(y)) y)
   ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
             measure = measure, thresholds = thresholds, select = select, keep = keep,
             parallel = parallel, progress = progress, order = function(grid) order(grid$cost),
-            order_rule = "smaller cost first (a stronger penalty)", rule = rule, call = call,
-            fun = fun)
+            order_rule = "smaller cost first (a stronger penalty)", decoder = decoder,
+            rule = rule, call = call, fun = fun)
 }
 
 check_cost_grid <- function(cost) {
