@@ -34,3 +34,27 @@ elapsed <- function(expr, reps = 1) {
     system.time(eval(expr, env))[["elapsed"]]
   }, 0))
 }
+
+# The sets the defaults are chosen on (bench/defaults.R, bench/lewl_default_k.R):
+# the bundled ones with their Mulan train/test split, and medical and enron
+# from ../shared with a seeded 2/3 : 1/3 split (those of `want` found there).
+# Each element: x, y and the logical `train`.
+default_sets <- function(want = c("emotions", "scene", "yeast", "medical", "enron")) {
+  data(list = c("emotions", "scene", "yeast"), package = "mlss", envir = environment())
+  sets <- list(emotions = emotions, scene = scene, yeast = yeast)
+  for (nm in intersect(c("medical", "enron"), want)) {
+    f <- shared_data("mulan", nm, paste0(nm, ".arff"))
+    if (!file.exists(f)) next
+    d <- mlss::read_mulan(f, xml = sub("\\.arff$", ".xml", f))
+    set.seed(1)
+    tr <- seq_len(nrow(d$x)) %in% sample(nrow(d$x), round(0.67 * nrow(d$x)))
+    sets[[nm]] <- list(x = d$x, y = d$y, train = tr)
+  }
+  sets[intersect(want, names(sets))]
+}
+
+# A set's labels with at least one positive and one negative training row.
+trainable_labels <- function(d) {
+  ytr <- d$y[d$train, , drop = FALSE]
+  d$y[, colSums(ytr) > 0 & colSums(ytr) < nrow(ytr), drop = FALSE]
+}

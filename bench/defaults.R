@@ -4,23 +4,13 @@
 #   R_LIBS=lib Rscript bench/defaults.R      (needs ../shared/data for medical, enron)
 source(file.path("bench", "common.R"))
 library(mlss)
-data(list = c("emotions", "scene", "yeast"), package = "mlss")
-sets <- list(emotions = emotions, scene = scene, yeast = yeast)
-for (nm in c("medical", "enron")) {
-  f <- shared_data("mulan", nm, paste0(nm, ".arff"))
-  if (!file.exists(f)) next
-  d <- read_mulan(f, xml = sub("\\.arff$", ".xml", f))
-  set.seed(1)
-  tr <- seq_len(nrow(d$x)) %in% sample(nrow(d$x), round(0.67 * nrow(d$x)))
-  sets[[nm]] <- list(x = d$x, y = d$y, train = tr)
-}
+sets <- default_sets()
 f1 <- function(pred, y) ml_metrics(y, pred = pred, measures = c("macro_f1", "micro_f1"))
 for (nm in names(sets)) {
   d <- sets[[nm]]
   tr <- d$train
-  keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
   x <- d$x
-  y <- d$y[, keep, drop = FALSE]
+  y <- trainable_labels(d)
   for (meth in c("mlknn", "iblr")) for (sc in c(FALSE, TRUE)) {
     fit <- suppressWarnings(get(meth)(x[tr, ], y[tr, ], scale = sc))
     m <- f1(predict(fit, x[!tr, ], type = "score") > 0.5, y[!tr, ])

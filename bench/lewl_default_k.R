@@ -14,18 +14,7 @@
 source(file.path("bench", "common.R"))
 library(mlss)
 want <- strsplit(Sys.getenv("LEWL_K_SETS", "emotions,scene,yeast,medical,enron"), ",")[[1]]
-data(list = c("emotions", "scene", "yeast"), package = "mlss")
-sets <- list(emotions = emotions, scene = scene, yeast = yeast)
-for (nm in c("medical", "enron")) {
-  if (!nm %in% want) next
-  f <- shared_data("mulan", nm, paste0(nm, ".arff"))
-  if (!file.exists(f)) next
-  d <- read_mulan(f, xml = sub("\\.arff$", ".xml", f))
-  set.seed(1)
-  tr <- seq_len(nrow(d$x)) %in% sample(nrow(d$x), round(0.67 * nrow(d$x)))
-  sets[[nm]] <- list(x = d$x, y = d$y, train = tr)
-}
-sets <- sets[intersect(want, names(sets))]
+sets <- default_sets(want)
 rate <- as.numeric(Sys.getenv("LEWL_K_RATE", "0"))
 macro <- function(pred, y) {
   tp <- colSums(pred & y); fp <- colSums(pred & !y); fn <- colSums(!pred & y)
@@ -42,9 +31,8 @@ f1 <- function(pred, y) ml_metrics(y, pred = pred, measures = c("macro_f1", "mic
 for (nm in names(sets)) {
   d <- sets[[nm]]
   tr <- d$train
-  keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
   x <- d$x
-  y <- d$y[, keep, drop = FALSE]
+  y <- trainable_labels(d)
   m <- ncol(y)
   ytr <- y[tr, , drop = FALSE]
   if (rate > 0) ytr <- mask_labels(ytr, rate, seed = 1)$y
