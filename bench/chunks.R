@@ -10,6 +10,11 @@
 # 10^4 rows), MLSS_BENCH_CHUNKS, MLSS_BENCH_D, MLSS_BENCH_M.  The files are
 # written under tempdir() (or MLSS_BENCH_DIR) and deleted at the end.
 #
+# MLSS_BENCH_REUSE=1 keeps chunk files already in MLSS_BENCH_DIR (same n, k, d,
+# m; written by an earlier run) instead of writing them again; MLSS_BENCH_TASKS
+# (default "fit1,fit1_thr,cv1,fit2,cv2") runs a subset, in the order given; each
+# time is printed as soon as it is measured.
+#
 # Run: R_LIBS=lib Rscript bench/chunks.R   (needs future, future.apply,
 # parallelly; Linux for the peak memory from /proc)
 source(file.path("bench", "common.R"))
@@ -35,7 +40,8 @@ set.seed(24)
 B <- matrix(rnorm(d * 5), d, 5) %*% matrix(rnorm(5 * m), 5, m) / sqrt(d)
 shift <- rep(c(0, 1e3), length.out = d)
 files <- file.path(dir, sprintf("chunk-%04d.rds", seq_len(k)))
-t_write <- system.time(for (i in seq_len(k)) {
+reuse <- Sys.getenv("MLSS_BENCH_REUSE") == "1" && all(file.exists(files))
+t_write <- if (reuse) NA else system.time(for (i in seq_len(k)) {
   x <- matrix(rnorm(rows[i] * d), rows[i], d, dimnames = list(NULL, paste0("f", seq_len(d))))
   s <- x %*% B
   y <- s + matrix(rnorm(length(s)), nrow(s)) > 0.5
@@ -44,8 +50,20 @@ t_write <- system.time(for (i in seq_len(k)) {
   saveRDS(list(x = x, y = y), files[i], compress = FALSE)
 })[["elapsed"]]
 size_gb <- sum(file.size(files)) / 2^30
-cat(sprintf("data: %g rows x %d features x %d labels in %d files, %.2f GB on disk (written in %.1f s)\n",
-            n, d, m, k, size_gb, t_write))
+cat(sprintf("data: %g rows x %d features x %d labels in %d files, %.2f GB on disk (%s)\n",
+            n, d, m, k, size_gb,
+            if (reuse) "reused from an earlier run" else sprintf("written in %.1f s", t_write)))
+tasks <- strsplit(Sys.getenv("MLSS_BENCH_TASKS", "fit1,fit1_thr,cv1,fit2,cv2"), ",")[[1]]
+times <- setNames(rep(NA_real_, 5), c("fit1", "fit1_thr", "cv1", "fit2", "cv2"))
+res <- list()
+run_task <- function(task) {
+  t <- elapsed(res[[task]] <<- switch(task,
+    fit1 = , fit2 = mlls(src, alpha = 0.1, beta = 0.01, thresholds = "none", progress = FALSE),
+    fit1_thr = mlls(src, alpha = 0.1, beta = 0.01, progress = FALSE),
+    cv1 = , cv2 = cv_mlls(src, nfolds = 5, seed = 1, progress = FALSE)))
+  times[[task]] <<- t
+  cat(sprintf("%s: %.1f s (%s)\n", task, t, format(Sys.time(), "%H:%M:%S")))
+}
 src <- ml_chunks(files)
 
 # ---- references in this process ---------------------------------------------
@@ -61,28 +79,31 @@ rm(one, xc)
 cat(sprintf("reading the chunks alone: %.1f s; one chunk's centred crossprod() (X'X and X'Y) scaled to all rows: %.1f s\n",
             t_read, t_cp))
 
-# ---- 1 worker (this session) -------------------------------------------------
-future::plan("sequential")
-t_fit1 <- elapsed(fit1 <- mlls(src, alpha = 0.1, beta = 0.01, thresholds = "none",
-                               progress = FALSE))
-t_fit1_thr <- elapsed(fit1t <- mlls(src, alpha = 0.1, beta = 0.01, progress = FALSE))
-t_cv1 <- elapsed(cv1 <- cv_mlls(src, nfolds = 5, seed = 1, progress = FALSE))
+# ---- 1 worker (this session), then 2 (two local PSOCK processes) ------------
+peak_workers <- NA
+for (task in tasks) {
+  if (task %in% c("fit2", "cv2") && !exists("cl")) {
+    cl <- parallelly::makeClusterPSOCK(2)
+    future::plan("cluster", workers = cl)
+    invisible(parallel::clusterEvalQ(cl, library(mlss)))
+  }
+  if (task %in% c("fit1", "fit1_thr", "cv1")) future::plan("sequential")
+  run_task(task)
+}
 peak_main <- peak_mb()
-
-# ---- 2 workers (two local PSOCK processes) -----------------------------------
-cl <- parallelly::makeClusterPSOCK(2)
-future::plan("cluster", workers = cl)
-invisible(parallel::clusterEvalQ(cl, library(mlss)))
-t_fit2 <- elapsed(fit2 <- mlls(src, alpha = 0.1, beta = 0.01, thresholds = "none",
-                               progress = FALSE))
-t_cv2 <- elapsed(cv2 <- cv_mlls(src, nfolds = 5, seed = 1, progress = FALSE))
-peak_workers <- unlist(parallel::clusterEvalQ(cl, {
-  s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
-  as.numeric(gsub("[^0-9]", "", s)) / 1024
-}))
-future::plan("sequential")
-parallel::stopCluster(cl)
-stopifnot(identical(cv1$cvfold, cv2$cvfold), max(abs(fit1$U - fit2$U)) == 0)
+if (exists("cl")) {
+  peak_workers <- unlist(parallel::clusterEvalQ(cl, {
+    s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
+    as.numeric(gsub("[^0-9]", "", s)) / 1024
+  }))
+  future::plan("sequential")
+  parallel::stopCluster(cl)
+}
+if (all(c("cv1", "cv2") %in% tasks)) stopifnot(identical(res$cv1$cvfold, res$cv2$cvfold))
+if (all(c("fit1", "fit2") %in% tasks)) stopifnot(max(abs(res$fit1$U - res$fit2$U)) == 0)
+fit1 <- res$fit1; fit1t <- res$fit1_thr; cv1 <- if (is.null(res$cv1)) res$cv2 else res$cv1
+t_fit1 <- times[["fit1"]]; t_fit1_thr <- times[["fit1_thr"]]; t_cv1 <- times[["cv1"]]
+t_fit2 <- times[["fit2"]]; t_cv2 <- times[["cv2"]]
 
 tab <- data.frame(
   task = c("mlls() from chunks, thresholds = \"none\"", "mlls() with the threshold pass",
@@ -90,16 +111,16 @@ tab <- data.frame(
   one_worker_s = c(t_fit1, t_fit1_thr, t_cv1),
   two_workers_s = c(t_fit2, NA, t_cv2))
 tab$speedup <- tab$one_worker_s / tab$two_workers_s
-tab$vs_read <- tab$one_worker_s / t_read
-tab$vs_crossprod <- tab$one_worker_s / t_cp
+tab$vs_read <- pmin(tab$one_worker_s, tab$two_workers_s, na.rm = TRUE) / t_read
+tab$vs_crossprod <- pmin(tab$one_worker_s, tab$two_workers_s, na.rm = TRUE) / t_cp
 print(tab, digits = 3, row.names = FALSE)
-cat(sprintf("peak memory (VmHWM): this session %.0f MB (1-worker runs); workers %s MB\n",
+cat(sprintf("peak memory (VmHWM): this session %.0f MB (it ran the 1-worker tasks); workers %s MB\n",
             peak_main, paste(sprintf("%.0f", peak_workers), collapse = ", ")))
-cat(sprintf("cv_mlls chose alpha = %g, beta = %g; held-out mse %.4f\n",
-            cv1$fit$alpha, cv1$fit$beta, min(cv1$cvm)))
+if (!is.null(cv1)) cat(sprintf("cv_mlls chose alpha = %g, beta = %g; held-out mse %.4f\n",
+                              cv1$fit$alpha, cv1$fit$beta, min(cv1$cvm)))
 
 # ---- in memory against chunks, on the same rows -----------------------------
-if (n <= 1e6) {
+if (n <= 1e6 && !is.null(fit1) && !is.null(fit1t)) {
   parts <- lapply(files, readRDS)
   X <- do.call(rbind, lapply(parts, `[[`, "x"))
   Y <- do.call(rbind, lapply(parts, `[[`, "y"))
@@ -119,4 +140,5 @@ if (n <= 1e6) {
 }
 }
 
-tryCatch(main(), finally = unlink(dir, recursive = TRUE))
+keep <- Sys.getenv("MLSS_BENCH_KEEP") == "1"  # keep the files for a later run
+tryCatch(main(), finally = if (!keep) unlink(dir, recursive = TRUE))
