@@ -184,10 +184,7 @@ chunk_sums <- function(source, i, ref, nfolds, seed, cache = NULL) {
   }
   ch <- conform_chunk(read_chunk(source, i), ref, i, source)
   fold <- if (nfolds > 1) rows_fold(ch, i, nfolds, seed) else rep(1L, nrow(ch$x))
-  sums <- lapply(seq_len(nfolds), function(f) {
-    rows <- which(fold == f)
-    block_sums(ch$x[rows, , drop = FALSE], ch$y[rows, , drop = FALSE])
-  })
+  sums <- fold_block_sums(ch$x, ch$y, fold, nfolds)
   if (!is.null(file)) {
     tmp <- paste0(file, ".tmp")
     saveRDS(list(key = key, sums = sums), tmp)
@@ -195,6 +192,31 @@ chunk_sums <- function(source, i, ref, nfolds, seed, cache = NULL) {
   }
   sums
 }
+
+# The per-fold sums of one chunk's rows.  A dense chunk is taken in blocks
+# of consecutive rows (block_rows(): about 10^6 values of x) whose sums are
+# merged by merge_sums(): centring copies x several times, and copies of a
+# block rather than of the chunk keep a worker's memory from growing with
+# the size of its chunks (a chunk of 10^5 x 200 is 160 MB; each copy of it
+# would be as much again).  A sparse chunk is taken whole.
+fold_block_sums <- function(x, y, fold, nfolds,
+                            block = if (inherits(x, "sparseMatrix")) nrow(x) else block_rows(ncol(x))) {
+  n <- nrow(x)
+  sums <- rep(list(empty_sums(ncol(x), ncol(y))), nfolds)
+  if (n == 0) return(sums)
+  for (start in seq(1, n, by = block)) {
+    r <- start:min(n, start + block - 1)
+    for (f in seq_len(nfolds)) {
+      rows <- r[fold[r] == f]
+      if (!length(rows)) next
+      sums[[f]] <- merge_sums(sums[[f]], block_sums(x[rows, , drop = FALSE],
+                                                    y[rows, , drop = FALSE]))
+    }
+  }
+  sums
+}
+
+block_rows <- function(d) max(256L, as.integer(1e6 %/% max(1L, d)))
 
 # One pass over the source: the per-fold sums of all chunks, merged where
 # they are computed (chunk_apply()'s groups) and then in this session.

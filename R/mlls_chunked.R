@@ -559,8 +559,8 @@ histogram_pass <- function(source, ref, model, nfolds, seed, range, bins, progre
     score <- matrix(0, n, m)
     for (f in unique(fold)) {
       rows <- which(fold == f)
-      score[rows, ] <- as.matrix(ch$x[rows, , drop = FALSE] %*% model$U[[f]]) +
-        rep(model$b[[f]], each = length(rows))
+      xf <- if (length(rows) == n) ch$x else ch$x[rows, , drop = FALSE]  # no copy of a whole chunk
+      score[rows, ] <- as.matrix(xf %*% model$U[[f]]) + rep(model$b[[f]], each = length(rows))
     }
     for (l in seq_len(m)) {
       bin <- findInterval(score[, l], edges[[l]], left.open = TRUE) + 1L

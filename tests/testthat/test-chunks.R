@@ -113,6 +113,26 @@ test_that("the merge of Chan, Golub and LeVeque equals plain-R sums, and subtrac
   expect_lt(rel_err(tr[[3]]$Sxx, r$Sxx), 1e-8)
 })
 
+test_that("a chunk's rows are summed in blocks per fold as plain-R sums of each fold", {
+  d <- chunk_data(n = 50, offset = 1e6)
+  Y <- 2 * d$y - 1
+  fold <- rep_len(c(2L, 1L, 3L, 3L), 50)
+  s <- mlss:::fold_block_sums(d$x, d$y, fold, 3, block = 7)  # 8 blocks of at most 7 rows
+  for (f in 1:3) {
+    rows <- which(fold == f)
+    xc <- scale(d$x[rows, ], scale = FALSE)
+    yc <- scale(Y[rows, ], scale = FALSE)
+    expect_equal(s[[f]]$n, length(rows))
+    expect_equal(unname(s[[f]]$mx), unname(colMeans(d$x[rows, ])), tolerance = 1e-14)
+    expect_lt(rel_err(s[[f]]$Sxx, crossprod(xc)), 1e-8)
+    expect_lt(rel_err(s[[f]]$Sxy, crossprod(xc, yc)), 1e-8)
+    expect_lt(rel_err(s[[f]]$Syy, crossprod(yc)), 1e-12)
+  }
+  whole <- mlss:::fold_block_sums(d$x, d$y, fold, 3)  # one block
+  expect_lt(rel_err(s[[2]]$Sxx, whole[[2]]$Sxx), 1e-10)
+  expect_equal(mlss:::fold_block_sums(d$x[0, ], d$y[0, ], integer(0), 2)[[2]]$n, 0)
+})
+
 test_that("chunks whose row counts multiply past the integer range merge", {
   set.seed(5)
   x <- matrix(rnorm(2.4e5), ncol = 2, dimnames = list(NULL, c("a", "b")))
