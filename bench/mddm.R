@@ -12,7 +12,9 @@
 #   then refitted on the whole training part.  Thresholds from the training
 #   scores for all three, so that the methods differ only in their subspace.
 #
-# Environment: MDDM_BENCH_PARTS ("1,2" by default), MDDM_DIRECT_MAX.
+# Environment: MDDM_BENCH_PARTS ("1,2" by default), MDDM_DIRECT_MAX,
+#   MDDM_BENCH_OUT (part 2's table, default bench/mddm_results.rds, read by
+#   bench/papers_tables.R for vignettes/paper-mddm.Rmd).
 source(file.path("bench", "common.R"))
 
 parts <- strsplit(Sys.getenv("MDDM_BENCH_PARTS", "1,2"), ",")[[1]]
@@ -147,11 +149,18 @@ compare <- function(data) {
                           cs$cvm[cs$best], test_f1(cs, x_test, y_test), t))
   }
   print(res, row.names = FALSE)
+  cbind(data = data$name, res)
 }
 
 if ("2" %in% parts) {
   cat("\n== Part 2: macro F1 on the test parts (parameters by 5-fold CV on the training part) ==\n")
   data(yeast)
-  compare(yeast)
-  compare(load_yahoo("arts"))
+  part2 <- list(compare(yeast))
+  save_part2 <- function(tab)
+    saveRDS(list(rows = tab, date = format(Sys.time(), tz = "UTC", usetz = TRUE),
+                 machine = Sys.info()[["nodename"]], seed = "ml_folds() after set.seed(1)"),
+            Sys.getenv("MDDM_BENCH_OUT", file.path("bench", "mddm_results.rds")))
+  save_part2(part2[[1]])
+  part2[[2]] <- compare(load_yahoo("arts"))
+  save_part2(do.call(rbind, part2))
 }

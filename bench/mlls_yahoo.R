@@ -27,6 +27,12 @@
 #              out-of-fold or the papers' training-score thresholds
 #   svm        br(learner = "svm", cost = 1) (LIBLINEAR's L2-loss SVM, C = 1)
 #              with out-of-fold (5-fold) or training-score thresholds
+#   cca_ridge  cca_ridge(cost = 1), lambda {1e-6..1} by 5-fold ml_cv() on
+#              the same folds; out-of-fold (cca_ridge_oof) or training-score
+#              (cca_ridge_train) thresholds (issue 27, for the papers' Table III)
+#   aso_svm    aso_svm(alpha = 1) at its defaults, NOT tuned (one fit takes
+#              about 5 minutes on Arts), training-score thresholds only
+#              (aso_svm_train)
 # Measures on the test pages: macro F1, micro F1, macro AUC.
 #
 # Run: R_LIBS=lib nice Rscript bench/mlls_yahoo.R  (needs ../shared/data or
@@ -41,7 +47,7 @@ source(file.path("bench", "common.R"))
 sets <- strsplit(Sys.getenv("MLSS_YAHOO_SETS", "arts,health"), ",")[[1]]
 nsplit <- as.integer(Sys.getenv("MLSS_YAHOO_SPLITS", "2"))
 variants_all <- c("pkg", "paper_r", "paper_r_tr", "paper_r_l1", "noint", "wide", "ridge",
-                  "svm", "r5", "r5_tr", "ridge_tr")
+                  "svm", "r5", "r5_tr", "ridge_tr", "cca_ridge", "aso_svm")
 variants <- strsplit(Sys.getenv("MLSS_YAHOO_VARIANTS", paste(variants_all, collapse = ",")),
                      ",")[[1]]
 grid_a <- c(0, 10^(-6:0))
@@ -116,6 +122,36 @@ run_svm <- function(sp, rule) {
        time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = NA)
 }
 
+# CCA + ridge (cost 1), lambda by 5-fold ml_cv() over the MLLS grid of beta;
+# both threshold rules from the one cross-validation (kept for the second rule).
+cca_cache <- new.env()
+run_cca <- function(sp, rule) {
+  t0 <- proc.time()[["elapsed"]]
+  if (rule == "oof" || is.null(cca_cache$cv))
+    cca_cache$cv <- ml_cv(sp$xtr, sp$ytr, grid = list(lambda = grid_b), nfolds = 5,
+                          fit = function(x, y, lambda) cca_ridge(x, y, lambda = lambda, cost = 1),
+                          progress = FALSE)
+  cv <- cca_cache$cv
+  sc <- predict(cv, sp$xte, type = "score")
+  pred <- if (rule == "train") {
+    thr <- f1_thresholds(predict(cv, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
+    cut_at(sc, thr)
+  } else predict(cv, sp$xte, type = "class")
+  list(meas = test_measures(sp$yte, sc, pred), alpha = NA, beta = cv$lambda_best, r = NA,
+       time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = max(cv$cvm, na.rm = TRUE))
+}
+
+# ASO-SVM at alpha = 1 and its defaults (not tuned: see the header), cuts on
+# the training scores.
+run_aso <- function(sp) {
+  t0 <- proc.time()[["elapsed"]]
+  fit <- suppressWarnings(aso_svm(sp$xtr, sp$ytr, alpha = 1))
+  sc <- predict(fit, sp$xte, type = "score")
+  thr <- f1_thresholds(predict(fit, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
+  list(meas = test_measures(sp$yte, sc, cut_at(sc, thr)), alpha = 1, beta = NA, r = NA,
+       time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = NA)
+}
+
 cat("MLLS on Yahoo, papers' protocol;", format(Sys.time(), tz = "UTC", usetz = TRUE), "\n")
 cat("machine:", Sys.info()[["nodename"]], "|", R.version.string, "| cores", parallel::detectCores(),
     "\n\n")
@@ -128,11 +164,12 @@ for (set in sets) {
   for (s in seq_len(nsplit)) {
     sp <- split_data(d, s)
     for (v in variants) {
-      rules <- if (v == "svm") c("oof", "train") else NA
+      rules <- switch(v, svm = , cca_ridge = c("oof", "train"), aso_svm = "train", NA)
       for (rule in rules) {
         set.seed(100 + s)
-        res <- if (v == "svm") run_svm(sp, rule) else run_mlls(sp, v, m)
-        name <- if (v == "svm") paste0("svm_", rule) else v
+        res <- switch(v, svm = run_svm(sp, rule), cca_ridge = run_cca(sp, rule),
+                      aso_svm = run_aso(sp), run_mlls(sp, v, m))
+        name <- if (is.na(rule)) v else paste0(v, "_", rule)
         row <- data.frame(set = set, split = s, variant = name, r = res$r, alpha = res$alpha,
                           beta = res$beta, cv_macro_f1 = round(res$cv_best, 4),
                           macro_f1 = round(res$meas[["macro_f1"]], 4),
