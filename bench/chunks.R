@@ -78,6 +78,10 @@ t_cp <- t_cp1 * n / rows[1]
 rm(one, xc)
 cat(sprintf("reading the chunks alone: %.1f s; one chunk's centred crossprod() (X'X and X'Y) scaled to all rows: %.1f s\n",
             t_read, t_cp))
+# the references above held a whole chunk and its copies in this session:
+# reset the resident peak (Linux: 5 > clear_refs) so that the peak reported
+# below is that of the fits
+try(writeLines("5", "/proc/self/clear_refs"), silent = TRUE)
 
 # ---- 1 worker (this session), then 2 (two local PSOCK processes) ------------
 peak_workers <- NA
