@@ -293,6 +293,9 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     dg <- attr(G, "dg")
     attr(G, "dg") <- NULL
     if (!isTRUE(nystrom_diag)) dg <- NULL
+    # G'G for the Gram route of the Z-step (the low-rank kernel term), once
+    # per prepared kernel: a fit, each fold of cv_lewl() across its grid
+    if (is.null(dg)) attr(G, "GtG") <- crossprod(G)
     K <- NULL
   }
   near <- knn_search(x, knn)
