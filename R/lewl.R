@@ -33,7 +33,12 @@
 #'   the current matrix: `A` is well conditioned (eigenvalues between 1 and
 #'   `1 + 2 beta` times the largest weighted degree), a different sub-system
 #'   per label rules out one factorisation for the exact update, and each CG
-#'   step lowers the objective.
+#'   step lowers the objective.  The CG runs on the free (missing) rows of
+#'   each label alone, on the graph's edges among them, preconditioned by the
+#'   diagonal of `A` (Jacobi), and stops when the residual is below 1e-10 of
+#'   the right-hand side: on 2000 enron-shaped rows at 30\% hidden, 733-778
+#'   CG iterations per alternating iteration against 4522-4741 unpreconditioned
+#'   (`bench/lewl_scale.R`'s data, `bench/lewl_scale_results.md`).
 #'
 #' The iterations stop when the objective changes by less than `tol`
 #' (relative) between two iterations, or after `max_iter` with a warning.
