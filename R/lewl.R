@@ -136,8 +136,9 @@
 #'   drops it; the kernel term is then exactly low rank, `Yt Yt' + lambda G
 #'   G' = F F'` with `F = [sqrt(lambda) G, Yt]`, and the Z-step takes the top
 #'   eigenvectors from the (r + m) x (r + m) matrix `F'F` (no iteration,
-#'   O(n r m) per iteration; 6.1 s against 19.2 s CPU per iteration of the
-#'   eigensolver route at n = 20000).  The kNN graph is sparse on either
+#'   O(n r m) per iteration, G'G once per prepared kernel; at n = 20000, k =
+#'   27, 1.9 s CPU per iteration against 19.0 s with the diagonal on the
+#'   eigensolver route, `bench/lewl_scale_results.md`).  The kNN graph is sparse on either
 #'   route.  Measured (`bench/lewl_nystrom.R`, `bench/lewl_nystrom_results.md`):
 #'   hidden-entry average precision and AUC of the Nystrom route against the
 #'   exact route forced, on emotions, yeast, medical and enron at rates 0.3
