@@ -30,10 +30,17 @@
 #' \eqn{L = 4\beta + 2\gamma\lambda_{max}(L_C)}{L = 4 beta + 2 gamma
 #' lambda_max(L_C)} (+1 for the squared loss; a normalised Laplacian has
 #' \eqn{\lambda_{max} \le 2}{lambda_max <= 2}), which makes every step
-#' decrease the objective.  It stops when no entry of Z moves by more than
-#' `tol` in a step (the objective is a poor test: its linear part saturates
-#' long before the missing entries settle) or after `max_iter` steps;
-#' `objective` records it at every iterate.  The solver is in C (`src/mlml_core.c`).
+#' decrease the objective.  The steps are accelerated (Beck and Teboulle's
+#' monotone FISTA: a step from an extrapolated point, kept only when it lowers
+#' the objective, the momentum restarted when a step opposes it, O'Donoghue and
+#' Candes' rule): on enron at missing rate 0.7 with the defaults, 159 steps to
+#' `tol` (1.2 s CPU) where plain projected gradient stopped at `max_iter` = 1000
+#' steps (5.9 s) with a higher objective (`bench/mlml_profile.R`).  It stops
+#' when no entry of Z moves by more than `tol` in a step from the extrapolated
+#' point (the objective is a poor test: its linear part saturates long before
+#' the missing entries settle) or after `max_iter` steps; `objective` records
+#' it at every iterate, never increasing.  The solver is in C
+#' (`src/mlml_core.c`).
 #'
 #' @section What was reconstructed:
 #' The paper is not among the package's sources.  The objective above is
@@ -74,7 +81,7 @@
 #' @param gamma Weight of the label smoothness, a number >= 0.
 #' @param knn Number of nearest neighbours of each instance in its graph.
 #' @param loss `"linear"` (the paper's, as reconstructed) or `"squared"`.
-#' @param max_iter Most projected-gradient steps.
+#' @param max_iter Most (accelerated) projected-gradient steps.
 #' @param tol The solver stops when no entry of Z moves by more than this in
 #'   a step.
 #' @param data,subset,na.action For the formula method, as in [lm()].

@@ -4,7 +4,8 @@
 # 1702 rows and 298 synthetic ones), 30% of the label entries hidden; one
 # fold's training part (1600 rows, the first of 5 folds), lewl() at grid
 # points of cv_lewl()'s default grid (lambda 10^(-1:1), beta c(0, 1, 10),
-# k = ceiling(m / 4), ceiling(m / 2)), cold started as lewl() is.  The default
+# k = ceiling(m / 2), m since issue 22; LEWL_CV_OLD_K=TRUE: the former
+# ceiling(m / 4), ceiling(m / 2)), cold started as lewl() is.  The default
 # grid costs 5 folds x 18 points such fits plus the refit; the estimate
 # scales the mean fit by 91.  Environment: LEWL_CV_POINTS (rows of the grid,
 # default "1,4,7,10,13,16": lambda 0.1 at every beta and k).
@@ -14,7 +15,8 @@ source(file.path("bench", "lewl_scale.R"))
 d <- bench_data(2000)
 m <- ncol(d$y)
 grid <- expand.grid(lambda = 10^(-1:1), beta = c(0, 1, 10),
-                    k = unique(as.integer(ceiling(m * c(0.25, 0.5)))))
+                    k = unique(as.integer(ceiling(m * if (as.logical(Sys.getenv(
+                      "LEWL_CV_OLD_K", "FALSE"))) c(0.25, 0.5) else c(0.5, 1)))))
 pts <- as.integer(strsplit(Sys.getenv("LEWL_CV_POINTS", "1,4,7,10,13,16"), ",")[[1]])
 set.seed(1)
 foldid <- sample(rep(1:5, length.out = 2000))
@@ -31,7 +33,7 @@ for (g in pts) {
     mlss:::lewl_fit_prepared(x, y, prep, p$k, p$lambda, p$beta, "ridge", 0.1, "global",
                              "exact", 0.5, 1e-6, 500)))
   r <- data.frame(point = g, lambda = p$lambda, beta = p$beta, k = p$k,
-                  iterations = fit$iterations, elapsed_s = tt[["elapsed"]],
+                  iterations = fit$iterations, cg_per_iter = mean(fit$cg_iterations), elapsed_s = tt[["elapsed"]],
                   cpu_s = tt[["user.self"]] + tt[["sys.self"]])
   print(r, row.names = FALSE)
   rows[[length(rows) + 1]] <- r

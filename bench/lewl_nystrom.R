@@ -12,7 +12,11 @@
 # Environment: LEWL_NYS_SETS ("emotions,yeast,medical,enron"), LEWL_NYS_RATES
 # ("0.3,0.7"), LEWL_NYS_LANDMARKS ("500": the default of lewl()),
 # LEWL_NYS_DIAG ("TRUE": the Nystrom kernel with its exact diagonal, lewl()'s
-# default; "FALSE": the low-rank factor alone, options(mlss.lewl_nystrom_diag)).
+# default; "FALSE": the low-rank factor alone, options(mlss.lewl_nystrom_diag)),
+# LEWL_NYS_K ("default": lewl()'s k = m; "half": ceiling(m / 2), lewl()'s default
+# before issue 22 and the k of the first table of the results), LEWL_NYS_EXACT
+# ("TRUE"; "FALSE" skips the exact route: the d_* columns are then against the
+# first Nystrom row, and the exact figures come from an earlier run).
 # Results: bench/lewl_nystrom_results.md.
 suppressPackageStartupMessages({
   library(mlss)
@@ -22,6 +26,7 @@ options(width = 150)
 sets <- strsplit(Sys.getenv("LEWL_NYS_SETS", "emotions,yeast,medical,enron"), ",")[[1]]
 rates <- as.numeric(strsplit(Sys.getenv("LEWL_NYS_RATES", "0.3,0.7"), ",")[[1]])
 marks <- as.integer(strsplit(Sys.getenv("LEWL_NYS_LANDMARKS", "500"), ",")[[1]])
+half_k <- Sys.getenv("LEWL_NYS_K", "default") == "half"
 root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
 options(mlss.lewl_nystrom_diag = as.logical(Sys.getenv("LEWL_NYS_DIAG", "TRUE")))
 cat("lewl Nystrom vs exact;", R.version.string, "; load:", readLines("/proc/loadavg"), "\n")
@@ -52,13 +57,15 @@ for (name in sets) {
   for (rate in rates) {
     ymiss <- mlss:::mask_labels(y, rate, by = "entry", seed = 2020)$y
     hidden <- is.na(ymiss)
-    routes <- c(list(list(approx = "exact", landmarks = NULL)),
+    routes <- c(if (as.logical(Sys.getenv("LEWL_NYS_EXACT", "TRUE")))
+                  list(list(approx = "exact", landmarks = NULL)),
                 lapply(marks, function(r) list(approx = "nystrom", landmarks = r)))
     base <- NULL
     for (rt in routes) {
       set.seed(1)
       tt <- system.time(fit <- suppressWarnings(
-        lewl(d$x, ymiss, approx = rt$approx, landmarks = rt$landmarks)))
+        lewl(d$x, ymiss, k = if (half_k) ceiling(ncol(ymiss) / 2), approx = rt$approx,
+             landmarks = rt$landmarks)))
       m <- hidden_measures(y, hidden, fit$recovered)
       if (is.null(base)) base <- m
       r <- data.frame(set = name, n = nrow(y), rate = rate, route = rt$approx,

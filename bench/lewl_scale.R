@@ -16,7 +16,10 @@
 # iteration) on log(n) between consecutive sizes.
 # Environment: LEWL_SCALE_SIZES ("1000,2000,5000,10000,20000"),
 #   LEWL_SCALE_ITERS ("5"), LEWL_SCALE_APPROX ("auto"), LEWL_SCALE_LIB (library
-#   of the build to time; default the usual .libPaths()).
+#   of the build to time; default the usual .libPaths()), LEWL_SCALE_DIAG
+#   ("TRUE"; "FALSE": options(mlss.lewl_nystrom_diag = FALSE), the Nystrom
+#   factor without its diagonal, whose Z-step takes the Gram route), LEWL_SCALE_K
+#   ("half": ceiling(m / 2), the k of the earlier tables; "m": lewl()'s default).
 args <- commandArgs(trailingOnly = TRUE)
 lib <- Sys.getenv("LEWL_SCALE_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
@@ -59,7 +62,8 @@ peak_mb <- function() {
 
 one_size <- function(n, iters, approx) {
   d <- bench_data(n)
-  k <- ceiling(ncol(d$y) / 2)
+  k <- if (Sys.getenv("LEWL_SCALE_K", "half") == "m") ncol(d$y) else ceiling(ncol(d$y) / 2)
+  options(mlss.lewl_nystrom_diag = as.logical(Sys.getenv("LEWL_SCALE_DIAG", "TRUE")))
   gc(reset = TRUE, verbose = FALSE)
   has_approx <- "approx" %in% names(formals(mlss:::lewl_prepare))
   cpu <- function(tt) tt[["user.self"]] + tt[["sys.self"]]

@@ -2,7 +2,8 @@
 #   Rscript bench/mlml_profile.R
 # The instance graph (exact kNN search, O(n^2 d)), the label graph, and the
 # projected-gradient solver (O(nnz(S_X) m + n m^2) per step) timed apart, and
-# the number of steps.
+# the number of steps; the final objective and the hidden entries' micro AUC
+# (MLML_PROFILE_SAVE: a file to save the recovered scores in).
 suppressPackageStartupMessages(library(mlss))
 root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
 dir <- file.path(root, "data", "mulan", "enron")
@@ -18,3 +19,13 @@ cat("mlml on enron (", nrow(d$x), "x", ncol(d$x), ", m =", ncol(y), ") at rate 0
     " instance graph", cpu(t_graph), "s CPU, of which kNN search", cpu(t_knn), "s\n",
     " solver and the rest (difference)", cpu(t_all) - cpu(t_graph), "s CPU,",
     (cpu(t_all) - cpu(t_graph)) / max(fit$iter, 1) * 1000, "ms per step\n")
+# the solution reached: the objective at the last iterate, and the hidden
+# entries' micro AUC (their true labels against the recovered scores)
+hidden <- is.na(y)
+sc <- fit$recovered[hidden]
+truth <- d$y[hidden]
+auc <- (mean(rank(sc)[truth]) - (sum(truth) + 1) / 2) / sum(!truth)
+cat("  final objective", format(fit$objective[length(fit$objective)], digits = 12),
+    "; hidden-entry micro AUC", format(auc, digits = 6), "\n")
+out <- Sys.getenv("MLML_PROFILE_SAVE", "")
+if (nzchar(out)) saveRDS(fit$recovered, out)

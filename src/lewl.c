@@ -9,7 +9,8 @@
 
 /* y: n x c double (NA where missing); start: n x c, the starting Yt; K: the
  * n x n kernel matrix (factor = FALSE) or an n x r factor G with centred
- * columns, H K H ~ G G' (factor = TRUE); graph: native_matrix() of the
+ * columns, H K H ~ G G' (factor = TRUE), optionally with its r x r G'G as
+ * the attribute "GtG" (then not recomputed per fit); graph: native_matrix() of the
  * symmetric n x n weight matrix (dgCMatrix, both triangles); k, lambda, beta,
  * max_iter, tol, recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
  * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
@@ -31,8 +32,15 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
         (!is_factor && Rf_ncols(K) != n) || (is_factor && Rf_ncols(K) < 1))
         Rf_error("internal: K must be a %d x %d double matrix (or %d x r with factor)",
                  n, n, n);
+    /* the factor's G'G, when lewl_prepare() computed it (attribute "GtG") */
+    SEXP gtg = is_factor ? Rf_getAttrib(K, Rf_install("GtG")) : R_NilValue;
+    if (!Rf_isNull(gtg) && (!Rf_isReal(gtg) || XLENGTH(gtg) !=
+                            (R_xlen_t) Rf_ncols(K) * Rf_ncols(K)))
+        Rf_error("internal: the attribute GtG of K must be %d x %d doubles",
+                 Rf_ncols(K), Rf_ncols(K));
     lewl_kernel ker = {n, is_factor ? Rf_ncols(K) : 0, REAL(K),
-                       has_dg ? REAL(factor) : NULL};
+                       has_dg ? REAL(factor) : NULL,
+                       Rf_isNull(gtg) ? NULL : REAL(gtg)};
     if (!Rf_isNull(Z0) && (!Rf_isReal(Z0) || !Rf_isMatrix(Z0) || Rf_nrows(Z0) != n))
         Rf_error("internal: Z0 must be NULL or a double matrix with %d rows", n);
     if (!Rf_isInteger(eig) || XLENGTH(eig) != 4)

@@ -66,44 +66,103 @@ double lewl_smoothness(const lewl_graph *G, int c, const double *Y, double *scra
     return s;
 }
 
+/* Scratch of the masked CG: the free rows' local numbering and their
+ * sub-matrix A_FF (compressed columns, off-diagonal -beta w_ij), vectors of
+ * the free rows.  Sized for n rows and the nnz(W) entries of the graph. */
+typedef struct {
+    int *loc, *idx, *lp, *li;
+    double *lw, *dg, *y, *r, *z, *p, *Ap;
+} cg_work;
+
+static void cg_work_alloc(cg_work *w, int n, int nnz)
+{
+    w->loc = (int *) R_alloc((size_t) n, sizeof(int));
+    w->idx = (int *) R_alloc((size_t) n, sizeof(int));
+    w->lp = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    w->li = (int *) R_alloc((size_t) (nnz > 0 ? nnz : 1), sizeof(int));
+    w->lw = (double *) R_alloc((size_t) (nnz > 0 ? nnz : 1), sizeof(double));
+    w->dg = (double *) R_alloc((size_t) n, sizeof(double));
+    w->y = (double *) R_alloc((size_t) n, sizeof(double));
+    w->r = (double *) R_alloc((size_t) n, sizeof(double));
+    w->z = (double *) R_alloc((size_t) n, sizeof(double));
+    w->p = (double *) R_alloc((size_t) n, sizeof(double));
+    w->Ap = (double *) R_alloc((size_t) n, sizeof(double));
+    for (int i = 0; i < n; i++) w->loc[i] = -1;
+}
+
 /* Conjugate gradients on A y = b over the free entries of y (free[i] != 0),
  * the others held at their values; y in: the start, out: the solution.
- * r, p, Ap: scratch of length n.  Returns the iterations run. */
+ * The system A_FF y_F = b_F - A_FO y_O on the free rows F alone: its
+ * right-hand side from one product with A, then A_FF (the graph's edges
+ * between free rows) in local numbering, so that an iteration costs
+ * O(|F| + nnz(W_FF)) rather than O(n + nnz(W)); preconditioned by its
+ * diagonal 1 + beta deg_i (Jacobi).  Stops when the residual ||b_F - A_F. y||
+ * is at most tol ||b_F|| (b's free entries), as plain CG did.  full: n
+ * scratch.  Returns the iterations run. */
 static int cg_masked(const lewl_graph *G, double beta, const double *b, const int *free_,
-                     double *y, double tol, int max_iter, double *r, double *p, double *Ap)
+                     double *yfull, double tol, int max_iter, cg_work *w, double *full)
 {
-    int n = G->n, nfree = 0, it = 0;
-    double bnorm = 0.0, rs = 0.0;
-    lewl_apply(G, beta, y, Ap);
-    for (int i = 0; i < n; i++) {
+    int n = G->n, nf = 0, it = 0;
+    for (int i = 0; i < n; i++)
         if (free_[i]) {
-            nfree++;
-            r[i] = b[i] - Ap[i];
-            bnorm += b[i] * b[i];
-            rs += r[i] * r[i];
-        } else {
-            r[i] = 0.0;
+            w->loc[i] = nf;
+            w->idx[nf++] = i;
         }
-        p[i] = r[i];
+    if (nf == 0) return 0;
+    /* r_F = b_F - (A y)_F; A_FF's off-diagonal entries */
+    lewl_apply(G, beta, yfull, full);
+    double bnorm = 0.0, rs = 0.0, rz = 0.0;
+    int q0 = 0;
+    for (int a = 0; a < nf; a++) {
+        int j = w->idx[a];
+        double bj = b[j], rj = bj - full[j];
+        w->y[a] = yfull[j];
+        w->r[a] = rj;
+        w->dg[a] = 1.0 + beta * G->deg[j];
+        bnorm += bj * bj;
+        rs += rj * rj;
+        w->z[a] = rj / w->dg[a];
+        rz += rj * w->z[a];
+        w->p[a] = w->z[a];
+        w->lp[a] = q0;
+        if (beta != 0.0)
+            for (int q = G->p[j]; q < G->p[j + 1]; q++) {
+                int li = w->loc[G->i[q]];
+                if (li >= 0) {
+                    w->li[q0] = li;
+                    w->lw[q0++] = -beta * G->w[q];
+                }
+            }
     }
-    if (nfree == 0) return 0;
+    w->lp[nf] = q0;
     double stop = tol * tol * (bnorm > 0.0 ? bnorm : 1.0);
     while (rs > stop && it < max_iter) {
-        lewl_apply(G, beta, p, Ap);
-        double pAp = 0.0;
-        for (int i = 0; i < n; i++) if (free_[i]) pAp += p[i] * Ap[i];
-        if (!(pAp > 0.0)) break;
-        double alpha = rs / pAp, rs_new = 0.0;
-        for (int i = 0; i < n; i++) {
-            if (!free_[i]) continue;
-            y[i] += alpha * p[i];
-            r[i] -= alpha * Ap[i];
-            rs_new += r[i] * r[i];
+        /* Ap = A_FF p (A_FF symmetric: column j scattered) */
+        for (int a = 0; a < nf; a++) w->Ap[a] = w->dg[a] * w->p[a];
+        for (int a = 0; a < nf; a++) {
+            double pa = w->p[a];
+            for (int q = w->lp[a]; q < w->lp[a + 1]; q++) w->Ap[w->li[q]] += w->lw[q] * pa;
         }
-        double ratio = rs_new / rs;
-        for (int i = 0; i < n; i++) p[i] = free_[i] ? r[i] + ratio * p[i] : 0.0;
-        rs = rs_new;
+        double pAp = 0.0;
+        for (int a = 0; a < nf; a++) pAp += w->p[a] * w->Ap[a];
+        if (!(pAp > 0.0)) break;
+        double alpha = rz / pAp, rz_new = 0.0;
+        rs = 0.0;
+        for (int a = 0; a < nf; a++) {
+            w->y[a] += alpha * w->p[a];
+            w->r[a] -= alpha * w->Ap[a];
+            rs += w->r[a] * w->r[a];
+            w->z[a] = w->r[a] / w->dg[a];
+            rz_new += w->r[a] * w->z[a];
+        }
+        double ratio = rz_new / rz;
+        for (int a = 0; a < nf; a++) w->p[a] = w->z[a] + ratio * w->p[a];
+        rz = rz_new;
         it++;
+    }
+    for (int a = 0; a < nf; a++) {
+        yfull[w->idx[a]] = w->y[a];
+        w->loc[w->idx[a]] = -1;
     }
     return it;
 }
@@ -267,11 +326,17 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
          (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
         (double) b * (depth + 1) > n;
     trace->dense = dense && !gram;
-    double *GtG = NULL, *S = NULL, *U = NULL;
+    const double *GtG = NULL;
+    double *S = NULL, *U = NULL;
     if (gram) {
         int rr = K->r, pp = K->r + c;
-        GtG = (double *) R_alloc((size_t) rr * rr, sizeof(double));
-        gemm('T', 'N', rr, rr, n, 1.0, K->K, n, K->K, n, 0.0, GtG, rr);
+        if (K->GtG) {
+            GtG = K->GtG;
+        } else {
+            double *g = (double *) R_alloc((size_t) rr * rr, sizeof(double));
+            gemm('T', 'N', rr, rr, n, 1.0, K->K, n, K->K, n, 0.0, g, rr);
+            GtG = g;
+        }
         S = (double *) R_alloc((size_t) pp * pp, sizeof(double));
         U = (double *) R_alloc((size_t) pp * k, sizeof(double));
     }
@@ -282,8 +347,8 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     double *scratch = (double *) R_alloc((size_t) rs * wk, sizeof(double));
     double *small = (double *) R_alloc((size_t) (c > 0 ? c : 1) * wk, sizeof(double));
     double *r = (double *) R_alloc((size_t) n, sizeof(double));
-    double *p = (double *) R_alloc((size_t) n, sizeof(double));
-    double *Ap = (double *) R_alloc((size_t) n, sizeof(double));
+    cg_work cgw;
+    cg_work_alloc(&cgw, n, G->p[n]);
     int *free_ = (int *) R_alloc(nc, sizeof(int));
     double *M = NULL, *rowmean = NULL, mall = 0.0, *X = NULL, *w = NULL;
     if (dense) {
@@ -357,7 +422,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
         for (int l = 0; l < c; l++) {
             double *y = Yt + IDX(0, l, n);
             cgs += cg_masked(G, opt->beta, ZD + IDX(0, l, n), free_ + IDX(0, l, n), y,
-                             opt->cg_tol, opt->cg_max, r, p, Ap);
+                             opt->cg_tol, opt->cg_max, &cgw, r);
             if (opt->recovery == LEWL_RECOVER_PAPER)
                 for (int i = 0; i < n; i++)
                     if (!missing[IDX(i, l, n)]) y[i] = Y[IDX(i, l, n)];

@@ -55,6 +55,7 @@ typedef struct {
     int n, r;
     const double *K;
     const double *dg;  /* r > 0: NULL, or the diagonal correction, H K H ~ G G' + H diag(dg) H */
+    const double *GtG; /* r > 0: NULL, or G'G (r x r), computed once per prepared kernel */
 } lewl_kernel;
 
 /* What the Z-steps of a run did: per iteration, the eigensolver's restarts

@@ -33,7 +33,7 @@ SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss
     SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, n, m));
     memcpy(REAL(Z), REAL(z0), sizeof(double) * (size_t) n * m);
     double *trace = (double *) R_alloc((size_t) maxit + 1, sizeof(double));
-    double *work = (double *) R_alloc(2 * (size_t) n * m, sizeof(double));
+    double *work = (double *) R_alloc(8 * (size_t) n * m, sizeof(double));
     int iter = 0;
     int status = mlml_solve(n, m, REAL(y), Rf_asInteger(loss), &S, REAL(SC), Rf_asReal(beta),
                             Rf_asReal(gamma), Rf_asReal(step), maxit, Rf_asReal(tol), REAL(Z),
