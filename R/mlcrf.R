@@ -49,6 +49,23 @@
 #' pairs; `edges = "none"` fits independent L2 logistic regressions (binary
 #' relevance).
 #'
+#' How this is made fast (none of it changes the solution, only the work;
+#' bench/mlcrf_speed.md): stage 1 runs on a working set of pairs (those
+#' non-zero at the start or whose gradient breaks the optimality condition of
+#' a zero edge; the condition is then checked on every pair and violators are
+#' added until none is left); on each working set, FISTA to a loose tolerance
+#' (at most 50 iterations) guesses the non-zero edges, L-BFGS minimises the
+#' stage-1 objective over the nodes and those edges (where the group term is differentiable), and FISTA
+#' at the tolerance asked for certifies the point or continues from it.  The
+#' L-BFGS problems (stage 2, the node fits, the choice of `lambda_v`) are
+#' solved per connected component of the graph (a label without edges is its
+#' own logistic regression).  The pseudo-likelihood is evaluated either
+#' through the \eqn{n \times K} potentials of every edge or, when cheaper
+#' (labels mostly negative, many edges), per row: an edge adds to a label's
+#' log-odds a term that does not depend on the other label (folded into the
+#' node) plus \eqn{\Delta_e'\tilde x}{Delta_e'x~} where the other label is
+#' 1, so only the rows' positive labels cost anything.
+#'
 #' @section Tuning:
 #' `lambda_v = NULL` chooses one ridge penalty per label by `nfolds_v`-fold
 #' cross-validation of the independent L2 logistic regressions (the
@@ -105,13 +122,17 @@
 #'   or `"none"` (binary relevance with logistic regression).
 #' @param edge_type `"full"`: three weight vectors per edge; `"ising"`: one.
 #' @param init A previous `mlcrf` fit (same labels, features and
-#'   `edge_type`) to start from (a warm start), or `NULL`.
+#'   `edge_type`) to start from (a warm start, e.g. the fit at the previous
+#'   `lambda_w` of a path: its stage-1 solution on all pairs, `init$start`),
+#'   or `NULL`.
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
 #' @param max_iter Maximum iterations of each stage.
 #' @param progress Report progress: a message per step (the choice of
-#'   `lambda_v`, each round of the working set of stage 1, the refit), with
-#'   the elapsed time.
+#'   `lambda_v` and each of its folds, each round of the working set of
+#'   stage 1, the refit), with the elapsed time, and from within a stage
+#'   every 5 seconds (its iterations and objective).  Default: in
+#'   interactive sessions, as elsewhere in the package.
 #' @param maxit Deprecated name of `max_iter` (accepted with a warning of
 #'   class `"mlss_deprecated"` until the next release).
 #' @param data,subset,na.action For the formula method, as in [stats::lm()]. `na.action` applies to the features
@@ -449,7 +470,8 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
 # Stage 1 on one working set (theta: nodes, then the set's edges).  FISTA
 # alone converges slowly where the nodes are ill-conditioned (many features,
 # small lambda_v: hundreds of iterations on enron with 6 edges), so: FISTA
-# to a loose tolerance finds the edges that are non-zero; on those the group
+# to a loose tolerance, or 50 iterations, finds the edges that are non-zero
+# (a guess: what follows corrects it); on those the group
 # term is differentiable, and L-BFGS minimises the stage-1 objective over the
 # nodes and them (stage 3 of the C code); FISTA then continues from there at
 # (a quarter of) the tolerance asked for, which certifies the point (it stops at once at a
@@ -459,8 +481,9 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
 mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, max_iter, say) {
   fista <- function(theta, tol, max_iter)
     mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta, theta, 1L, tol, max_iter, say = say)
-  s1 <- fista(theta, max(100 * tol, 1e-4), max_iter)
+  s1 <- fista(theta, max(100 * tol, 1e-4), min(max_iter, 50L))
   iter <- s1$iter
+  if (s1$status == 1L && max_iter > 50L) s1$status <- 0L  # the count was the limit
   if (s1$status != 0L || !length(active)) {
     if (s1$status == 0L) s1 <- fista(s1$theta, tol, max_iter)
     s1$iter <- iter + if (s1$status == 0L) s1$iter else 0L

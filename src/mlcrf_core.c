@@ -622,6 +622,7 @@ int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
     int status = MLCRF_OK;
     *iter = 0;
     *objective = 0.0;
+    int done = 0;
     int *local = (int *) R_alloc((size_t) m, sizeof(int));
     int *deg = (int *) R_alloc((size_t) m, sizeof(int));
     memset(deg, 0, sizeof(int) * (size_t) m);
@@ -639,6 +640,7 @@ int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
             sub.lambda_v = pr->lambda_v + r;
             sub.mode = CRF_PAIRS;
             st = crf_lbfgs_one(&sub, theta + IDX(0, r, p), maxit, tol, &it, &obj);
+            done++;
         } else {
             /* the component's labels and edges, renumbered */
             int mc = 0, ec = 0;
@@ -680,6 +682,7 @@ int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
                 memcpy(th + IDX(0, mc + (size_t) c * K, p),
                        theta + IDX(0, m + (size_t) eidx[c] * K, p), sizeof(double) * p * K);
             st = crf_lbfgs_one(&sub, th, maxit, tol, &it, &obj);
+            done += mc;
             for (int c = 0; c < mc; c++)
                 memcpy(theta + IDX(0, lab[c], p), th + IDX(0, c, p), sizeof(double) * p);
             for (int c = 0; c < ec; c++)
@@ -691,8 +694,8 @@ int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
         *objective += obj;
         if (crf_report_due(pr)) {
             char msg[120];
-            snprintf(msg, sizeof msg, "  L-BFGS by connected component: %d of %d labels done",
-                     r + 1, m);
+            snprintf(msg, sizeof msg, "  L-BFGS per connected component: %d of %d labels done",
+                     done, m);
             pr->report(pr->report_ctx, msg);
         }
         R_CheckUserInterrupt();
