@@ -494,8 +494,10 @@ mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, 
     th <- s1$theta
     nz <- which(edge_norms(sub, th) > 0)
     cols <- c(seq_len(prep$m), edge_columns(sub, nz))
+    # L-BFGS to well below tol (it stops where it can no longer decrease the
+    # objective), so that FISTA's first steps certify the point
     s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th[, cols, drop = FALSE],
-                         3L, tol, max_iter, say = say)
+                         3L, tol / 100, max_iter, say = say)
     iter <- iter + s3$iter
     if (s3$status == 0L) {
       th[, -seq_len(prep$m)] <- 0
