@@ -55,8 +55,9 @@
 #' a zero edge; the condition is then checked on every pair and violators are
 #' added until none is left); on each working set, FISTA to a loose tolerance
 #' (at most 50 iterations) guesses the non-zero edges, L-BFGS minimises the
-#' stage-1 objective over the nodes and those edges (where the group term is differentiable), and FISTA
-#' at the tolerance asked for certifies the point or continues from it.  The
+#' stage-1 objective over the nodes and those edges (where the group term is
+#' differentiable), and FISTA at the tolerance asked for certifies the point
+#' or continues from it.  The
 #' L-BFGS problems (stage 2, the node fits, the choice of `lambda_v`) are
 #' solved per connected component of the graph (a label without edges is its
 #' own logistic regression).  The pseudo-likelihood is evaluated either

@@ -4,6 +4,7 @@
 #include <R_ext/Applic.h>
 #include <R_ext/Utils.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,6 +132,8 @@ static void choose_mode(crf_problem *pr)
         rows += 2.0 * s * (rnz[i] + 1.0);
     }
     pr->mode = rows < pairs ? CRF_ROWS : CRF_PAIRS;
+    /* the per-row copy of a dense x is indexed by int */
+    if (!pr->X.i && (double) n * d >= INT_MAX) pr->mode = CRF_PAIRS;
 }
 
 void crf_alloc(crf_problem *pr)
