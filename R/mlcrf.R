@@ -49,6 +49,24 @@
 #' pairs; `edges = "none"` fits independent L2 logistic regressions (binary
 #' relevance).
 #'
+#' How this is made fast (none of it changes the solution, only the work;
+#' bench/mlcrf_speed.md): stage 1 runs on a working set of pairs (those
+#' non-zero at the start or whose gradient breaks the optimality condition of
+#' a zero edge; the condition is then checked on every pair and violators are
+#' added until none is left); on each working set, FISTA to a loose tolerance
+#' (at most 50 iterations) guesses the non-zero edges, L-BFGS minimises the
+#' stage-1 objective over the nodes and those edges (where the group term is
+#' differentiable), and FISTA at the tolerance asked for certifies the point
+#' or continues from it.  The
+#' L-BFGS problems (stage 2, the node fits, the choice of `lambda_v`) are
+#' solved per connected component of the graph (a label without edges is its
+#' own logistic regression).  The pseudo-likelihood is evaluated either
+#' through the \eqn{n \times K} potentials of every edge or, when cheaper
+#' (labels mostly negative, many edges), per row: an edge adds to a label's
+#' log-odds a term that does not depend on the other label (folded into the
+#' node) plus \eqn{\Delta_e'\tilde x}{Delta_e'x~} where the other label is
+#' 1, so only the rows' positive labels cost anything.
+#'
 #' @section Tuning:
 #' `lambda_v = NULL` chooses one ridge penalty per label by `nfolds_v`-fold
 #' cross-validation of the independent L2 logistic regressions (the
@@ -105,13 +123,17 @@
 #'   or `"none"` (binary relevance with logistic regression).
 #' @param edge_type `"full"`: three weight vectors per edge; `"ising"`: one.
 #' @param init A previous `mlcrf` fit (same labels, features and
-#'   `edge_type`) to start from (a warm start), or `NULL`.
+#'   `edge_type`) to start from (a warm start, e.g. the fit at the previous
+#'   `lambda_w` of a path: its stage-1 solution on all pairs, `init$start`),
+#'   or `NULL`.
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
 #' @param max_iter Maximum iterations of each stage.
 #' @param progress Report progress: a message per step (the choice of
-#'   `lambda_v`, each round of the working set of stage 1, the refit), with
-#'   the elapsed time.
+#'   `lambda_v` and each of its folds, each round of the working set of
+#'   stage 1, the refit), with the elapsed time, and from within a stage
+#'   every 5 seconds (its iterations and objective).  Default: in
+#'   interactive sessions, as elsewhere in the package.
 #' @param maxit Deprecated name of `max_iter` (accepted with a warning of
 #'   class `"mlss_deprecated"` until the next release).
 #' @param data,subset,na.action For the formula method, as in [stats::lm()]. `na.action` applies to the features
@@ -161,7 +183,7 @@ mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
                           edges = c("learn", "full", "none"),
                           edge_type = c("full", "ising"), init = NULL, nfolds_v = 5,
                           tol = 1e-6, max_iter = 2000, na_labels = c("refuse", "negative"),
-                          progress = FALSE, ..., maxit) {
+                          progress = interactive(), ..., maxit) {
   call <- match.call()
   call[[1L]] <- quote(mlcrf)
   check_no_dots(...)
@@ -185,7 +207,7 @@ mlcrf.default <- function(x, y, lambda_v = NULL, lambda_w = NULL, eta = 0.5,
   if (is.null(lambda_v)) {
     say("choosing lambda_v per label (", ncol(y), " logistic regressions, ", nfolds_v,
         " folds x ", length(mlcrf_lambda_v_grid), " values)")
-    lambda_v <- mlcrf_cv_lambda_v(x, y, nfolds_v, tol = tol, max_iter = max_iter)
+    lambda_v <- mlcrf_cv_lambda_v(x, y, nfolds_v, tol = tol, max_iter = max_iter, say = say)
   }
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   if (!is.null(lambda_w)) lambda_w <- check_lambda_w(lambda_w)
@@ -210,11 +232,15 @@ deprecated_maxit <- function(max_iter, maxit, fun) {
   maxit
 }
 
-# A progress reporter: message("<fun> [elapsed s]: ...") when progress is TRUE.
+# A progress reporter: message("<fun> [elapsed s]: ...") when progress is TRUE
+# (then with attribute "active", which lets the C solvers report through it
+# every few seconds of a long stage).
 mlcrf_say <- function(progress, fun) {
   if (!progress) return(function(...) invisible(NULL))
   t0 <- proc.time()[["elapsed"]]
-  function(...) message(sprintf("%s [%6.1f s]: ", fun, proc.time()[["elapsed"]] - t0), ...)
+  f <- function(...) message(sprintf("%s [%6.1f s]: ", fun, proc.time()[["elapsed"]] - t0), ...)
+  attr(f, "active") <- TRUE
+  f
 }
 
 check_eta <- function(eta) {
@@ -308,17 +334,30 @@ edge_columns <- function(prep, which) {
   as.vector(outer(seq_len(prep$K), (which - 1L) * prep$K, "+")) + prep$m
 }
 
-mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter) {
+# mode: how the C code evaluates the pseudo-likelihood (0: the cheaper of
+# the two, 1: the potentials of every edge, 2: per row over the positive
+# labels; see src/mlcrf_core.h).  The same function either way; the tests
+# check both.
+# say: a progress reporter of mlcrf_say(); the C code reports through it
+# every few seconds of a long stage.
+mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter,
+                           mode = 0L, say = NULL) {
   .Call(C_mlcrf_fit, prep$nx, prep$shift, prep$sinv, prep$y,
         as.integer(prep$from[which] - 1L), as.integer(prep$to[which] - 1L), prep$K,
         lambda_v, mlcrf_lambda0, lambda_w, eta, theta, as.integer(stage),
-        as.integer(max_iter), tol)
+        as.integer(max_iter), tol, as.integer(mode), mlcrf_reporter(say))
 }
 
-mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta) {
+# The R function the C code calls with a line of progress, or NULL.
+mlcrf_reporter <- function(say) {
+  if (is.null(say) || !isTRUE(attr(say, "active"))) return(NULL)
+  function(msg) say(msg)
+}
+
+mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta, mode = 0L) {
   .Call(C_mlcrf_objective, prep$nx, prep$shift, prep$sinv, prep$y,
         as.integer(prep$from[which] - 1L), as.integer(prep$to[which] - 1L), prep$K,
-        lambda_v, mlcrf_lambda0, lambda_w, eta, theta)
+        lambda_v, mlcrf_lambda0, lambda_w, eta, theta, as.integer(mode))
 }
 
 # The two stages at one (lambda_v, lambda_w, eta).  start: a (d + 1) x q
@@ -333,8 +372,10 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   conv <- list()
   lambda_max <- NA_real_
   if (edges == "learn" && is.null(lambda_w)) {
+    say("the nodes alone, and lambda_max")
     nodes <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
-                            start[, seq_len(prep$m), drop = FALSE], 2L, tol, max_iter)
+                            start[, seq_len(prep$m), drop = FALSE], 2L, tol, max_iter,
+                            say = say)
     lam <- mlcrf_lambda_max(prep, lambda_v, eta, nodes$theta)
     lambda_max <- lam$lambda_max
     lambda_w <- lam$lambda_default
@@ -357,7 +398,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   # absorb) has a unique solution also for eta = 1
   eta2 <- min(eta, 1 - 1e-3)
   say("stage 2: refit of ", length(keep), " edges")
-  s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, eta2, th0, 2L, tol, max_iter)
+  s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, eta2, th0, 2L, tol, max_iter, say = say)
   conv$stage2 <- s2[c("status", "iter", "objective")]
   if (is.null(stage1)) {
     stage1 <- start
@@ -403,7 +444,7 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
     # condition at nodes that are still zero
     theta[, seq_len(prep$m)] <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta,
                                                theta[, seq_len(prep$m), drop = FALSE], 2L,
-                                               tol, max_iter)$theta
+                                               tol, max_iter, say = say)$theta
   }
   active <- which(edge_norms(prep, theta) > 0 | grad_norms(theta) > bound)
   iter <- 0L
@@ -412,8 +453,8 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
     rounds <- rounds + 1L
     say("  working set round ", rounds, ": ", length(active), " of ", nall, " pairs")
     cols <- c(seq_len(prep$m), edge_columns(prep, active))
-    s1 <- mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta,
-                         theta[, cols, drop = FALSE], 1L, tol, max_iter)
+    s1 <- mlcrf_stage1_set(prep, active, lambda_v, lambda_w, eta, theta[, cols, drop = FALSE],
+                           tol, max_iter, say)
     theta[, -seq_len(prep$m)] <- 0
     theta[, cols] <- s1$theta
     iter <- iter + s1$iter
@@ -425,6 +466,56 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
   }
   list(theta = theta, status = s1$status, iter = iter, objective = s1$objective,
        rounds = rounds)
+}
+
+# Stage 1 on one working set (theta: nodes, then the set's edges).  FISTA
+# alone converges slowly where the nodes are ill-conditioned (many features,
+# small lambda_v: hundreds of iterations on enron with 6 edges), so: FISTA
+# to a loose tolerance, or 50 iterations, finds the edges that are non-zero
+# (a guess: what follows corrects it); on those the group
+# term is differentiable, and L-BFGS minimises the stage-1 objective over the
+# nodes and them (stage 3 of the C code); FISTA then continues from there at
+# (a quarter of) the tolerance asked for, which certifies the point (it stops at once at a
+# minimiser: its residual is the optimality condition of the whole problem,
+# zero edges included) or moves on (an edge that should be zero, or one that
+# should not).  Up to 3 such polishes, then FISTA alone to the end.
+mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, max_iter, say) {
+  fista <- function(theta, tol, max_iter)
+    mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta, theta, 1L, tol, max_iter, say = say)
+  s1 <- fista(theta, max(100 * tol, 1e-4), min(max_iter, 50L))
+  iter <- s1$iter
+  if (s1$status == 1L && max_iter > 50L) s1$status <- 0L  # the count was the limit
+  if (s1$status != 0L || !length(active)) {
+    if (s1$status == 0L) s1 <- fista(s1$theta, tol, max_iter)
+    s1$iter <- iter + if (s1$status == 0L) s1$iter else 0L
+    return(s1)
+  }
+  sub <- list(m = prep$m, from = seq_along(active), K = prep$K)
+  for (polish in 1:3) {
+    th <- s1$theta
+    nz <- which(edge_norms(sub, th) > 0)
+    cols <- c(seq_len(prep$m), edge_columns(sub, nz))
+    # L-BFGS to well below tol (it stops where it can no longer decrease the
+    # objective), so that FISTA's first steps certify the point
+    s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th[, cols, drop = FALSE],
+                         3L, tol / 100, max_iter, say = say)
+    iter <- iter + s3$iter
+    if (s3$status == 0L) {
+      th[, -seq_len(prep$m)] <- 0
+      th[, cols] <- s3$theta
+    }
+    # a quarter of tol: the residual is taken at FISTA's extrapolated point,
+    # per coordinate, and the point returned should meet tol as a whole
+    s1 <- fista(th, tol / 4, 20L)
+    iter <- iter + s1$iter
+    if (s1$status == 0L) break
+  }
+  if (s1$status != 0L) {
+    s1 <- fista(s1$theta, tol, max_iter)
+    iter <- iter + s1$iter
+  }
+  s1$iter <- iter
+  s1
 }
 
 # The level of the default lambda_w (see the Tuning section).
@@ -441,7 +532,7 @@ mlcrf_lambda_max <- function(prep, lambda_v, eta, nodes) {
   nall <- length(prep$from)
   theta <- cbind(nodes, matrix(0, prep$d + 1L, nall * prep$K))
   g <- mlcrf_call_objective(prep, seq_len(nall), lambda_v, 0, eta, theta)$gradient
-  gn <- vapply(seq_len(nall), function(e) sqrt(sum(g[, edge_columns(prep, e)]^2)), 0)
+  gn <- edge_norms(prep, g)
   # on the centred data (prep$xc, shifted by the small prep$shift): on x
   # itself an offset would cancel
   z <- prep$xc %*% Matrix::Diagonal(x = prep$sinv)  # standardised, less the shift ss
@@ -452,13 +543,24 @@ mlcrf_lambda_max <- function(prep, lambda_v, eta, nodes) {
   b <- nodes[-1, , drop = FALSE] * prep$sinv
   lin <- as.matrix(x %*% b) + rep(nodes[1, ] - colSums(b * s), each = prep$n)
   G <- 1 / (1 + exp(-lin)) - prep$y
-  ce <- vapply(seq_len(nall), function(e) {
-    a <- prep$from[e]; b <- prep$to[e]
-    ga <- G[, a]; gb <- G[, b]; ya <- prep$y[, a]; yb <- prep$y[, b]
-    D <- ga * yb + gb * ya
-    if (prep$K == 3L) D <- cbind(-ga * yb + gb * (1 - ya), ga * (1 - yb) - gb * ya, D)
-    sqrt(sum(q * D^2)) / prep$n
-  }, 0)
+  # sum_i q_i ||d_ie||^2 for every pair at once (y is 0/1): with
+  # A = (q G^2)'Y, Fm = (q G Y)'G, C = (q G Y)'(G Y) and s2 = colSums(q G^2),
+  # the (1,1) column gives A[a, b] + A[b, a] + 2 C[a, b], and the three
+  # columns together s2[a] + s2[b] + A[a, b] + A[b, a] - 2 (Fm[a, b] + Fm[b, a]) + 6 C[a, b]
+  Y <- prep$y
+  GY <- G * Y
+  A <- crossprod(q * G^2, Y)
+  C <- crossprod(q * GY, GY)
+  ab <- cbind(prep$from, prep$to)
+  ba <- ab[, 2:1, drop = FALSE]
+  if (prep$K == 3L) {
+    Fm <- crossprod(q * GY, G)
+    s2 <- colSums(q * G^2)
+    ss_e <- s2[ab[, 1]] + s2[ab[, 2]] + A[ab] + A[ba] - 2 * (Fm[ab] + Fm[ba]) + 6 * C[ab]
+  } else {
+    ss_e <- A[ab] + A[ba] + 2 * C[ab]
+  }
+  ce <- sqrt(pmax(ss_e, 0)) / prep$n
   df <- (prep$d + 1) * prep$K
   z <- sqrt(stats::qchisq(1 - mlcrf_default_alpha / nall, df) / df)
   if (eta == 0) return(list(lambda_max = Inf, lambda_default = 1e-3))
@@ -491,7 +593,7 @@ mlcrf_init <- function(init, prep) {
 # logistic regressions) on a grid, warm-started from the largest penalty down.
 mlcrf_lambda_v_grid <- 10^seq(0, -3, by = -0.5)
 
-mlcrf_cv_lambda_v <- function(x, y, nfolds, tol, max_iter) {
+mlcrf_cv_lambda_v <- function(x, y, nfolds, tol, max_iter, say = function(...) NULL) {
   nfolds <- as.integer(nfolds)
   if (length(nfolds) != 1 || is.na(nfolds) || nfolds < 2 || nfolds > nrow(x))
     stop_arg("'nfolds_v' must be a whole number between 2 and the number of rows")
@@ -501,13 +603,15 @@ mlcrf_cv_lambda_v <- function(x, y, nfolds, tol, max_iter) {
   m <- ncol(y)
   loss <- matrix(0, length(grid), m)
   for (k in seq_len(nfolds)) {
+    say("  lambda_v: fold ", k, " of ", nfolds)
     tr <- foldid != k
     prep <- mlcrf_prepare(x[tr, , drop = FALSE], y[tr, , drop = FALSE], "ising")
     th <- matrix(0, prep$d + 1L, m)
     xv <- x[!tr, , drop = FALSE]
     yv <- y[!tr, , drop = FALSE] + 0
     for (g in seq_along(grid)) {
-      th <- mlcrf_call_fit(prep, integer(0), rep(grid[g], m), 0, 0, th, 2L, tol, max_iter)$theta
+      th <- mlcrf_call_fit(prep, integer(0), rep(grid[g], m), 0, 0, th, 2L, tol, max_iter,
+                           say = say)$theta
       co <- to_original(th, prep)
       eta <- as.matrix(xv %*% co[-1, , drop = FALSE]) + rep(co[1, ], each = nrow(xv))
       loss[g, ] <- loss[g, ] + colSums(log1p(exp(-abs(eta))) + pmax(eta, 0) - yv * eta)

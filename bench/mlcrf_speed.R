@@ -6,11 +6,15 @@
 # Part 1: single fits on yeast's training part (1500 x 103, 14 labels) at
 #   three points of the lambda_w path (fixed lambda_v), cold starts.
 # Part 2: cv_mlcrf() with its defaults on yeast's training part (2 workers).
-# Part 3: mlcrf() with its defaults on enron (53 labels) and cal500 (174).
-# Environment: MLCRF_SPEED_PARTS ("1,2,3"), MLCRF_SPEED_WORKERS (2).
+# Part 3: mlcrf() with its defaults on yeast's training part, enron (53
+#   labels) and cal500 (174), each stopped after MLCRF_SPEED_LIMIT seconds.
+# Environment: MLCRF_SPEED_PARTS ("1,2,3"), MLCRF_SPEED_WORKERS (2),
+#   MLCRF_SPEED_LIMIT (1800).  Before/after: run it with R_LIBS pointing at
+#   an installation of main, then of the branch.
 source(file.path("bench", "common.R"))
 parts <- strsplit(Sys.getenv("MLCRF_SPEED_PARTS", "1,2,3"), ",")[[1]]
 workers <- as.integer(Sys.getenv("MLCRF_SPEED_WORKERS", "2"))
+`%||%` <- function(a, b) if (is.null(a)) b else a
 cat("mlcrf speed;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
     "; cores:", parallel::detectCores(), "; load:", readLines("/proc/loadavg"), "\n")
 x <- yeast$x[yeast$train, ]
@@ -35,14 +39,37 @@ if ("2" %in% parts) {
 }
 
 if ("3" %in% parts) {
-  for (name in c("enron", "cal500")) {
-    d <- read_mulan(shared_data("mulan", name, paste0(name, ".arff")),
-                    shared_data("mulan", name, paste0(name, ".xml")))
-    t <- system.time(fit <- mlcrf(d$x, d$y))
-    cat(sprintf("%s (%d x %d, %d labels): mlcrf() defaults %.1f s elapsed, %d edges\n",
-                name, nrow(d$x), ncol(d$x), ncol(d$y), t[["elapsed"]], nrow(fit$edges)))
-    t <- system.time(p <- predict(fit, d$x[1:100, ], type = "score"))
-    cat(sprintf("  predict(type = \"score\") on 100 rows: %.1f s, inference %s\n", t[["elapsed"]],
-                attr(p, "inference")$method))
+  # mlcrf() with its defaults (lambda_v by CV, the default lambda_w); the same
+  # folds for lambda_v in every run (set.seed(1)); each fit stopped after
+  # MLCRF_SPEED_LIMIT seconds (elapsed).  Run with the package of main and
+  # with this branch's, CPU and elapsed printed with the load average.
+  limit <- as.numeric(Sys.getenv("MLCRF_SPEED_LIMIT", "1800"))
+  sets <- list(yeast_train = list(x = x, y = y))
+  for (name in c("enron", "cal500"))
+    sets[[name]] <- read_mulan(shared_data("mulan", name, paste0(name, ".arff")),
+                               shared_data("mulan", name, paste0(name, ".xml")))
+  for (name in names(sets)) {
+    d <- sets[[name]]
+    load0 <- readLines("/proc/loadavg")
+    set.seed(1)
+    t0 <- proc.time()
+    fit <- tryCatch({
+      setTimeLimit(elapsed = limit, transient = TRUE)
+      on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+      mlcrf(d$x, d$y, progress = FALSE)
+    }, error = function(e) conditionMessage(e))
+    setTimeLimit(elapsed = Inf)
+    t <- proc.time() - t0
+    cpu <- t[["user.self"]] + t[["sys.self"]]
+    if (is.character(fit)) {
+      cat(sprintf("%s (%d x %d, %d labels): mlcrf() defaults STOPPED after %.1f s elapsed (%.1f s CPU): %s; load %s\n",
+                  name, nrow(d$x), ncol(d$x), ncol(d$y), t[["elapsed"]], cpu, fit, load0))
+      next
+    }
+    cat(sprintf("%s (%d x %d, %d labels): mlcrf() defaults %.1f s CPU, %.1f s elapsed, %d edges, lambda_w %.4g, stage-1 iterations %d (%d rounds), stage-2 %d; load before %s, after %s\n",
+                name, nrow(d$x), ncol(d$x), ncol(d$y), cpu, t[["elapsed"]], nrow(fit$edges),
+                fit$lambda_w, fit$convergence$stage1$iter,
+                fit$convergence$stage1$rounds %||% NA_integer_, fit$convergence$stage2$iter,
+                load0, readLines("/proc/loadavg")))
   }
 }

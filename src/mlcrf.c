@@ -4,13 +4,15 @@
 #include <R.h>
 #include <Rinternals.h>
 #include <string.h>
+#include <time.h>
 #include "mlcrf_core.h"
 #include "mlss.h"
 
 /* x: native_matrix(); mu, sinv: d; y: n x m double 0/1; from, to: 0-based
  * integer edges; K: 1 or 3; lambda_v: m; lambda0, lambda_w, eta: scalars. */
 static crf_problem crf_unpack(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to,
-                              SEXP K, SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta)
+                              SEXP K, SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta,
+                              SEXP mode)
 {
     crf_problem pr;
     memset(&pr, 0, sizeof(pr));
@@ -41,6 +43,9 @@ static crf_problem crf_unpack(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEX
     double lw = Rf_asReal(lambda_w), et = Rf_asReal(eta);
     pr.ridge_w = lw * (1.0 - et);
     pr.group_w = lw * et;
+    pr.mode = Rf_asInteger(mode);
+    if (pr.mode != CRF_AUTO && pr.mode != CRF_PAIRS && pr.mode != CRF_ROWS)
+        Rf_error("internal: mode must be 0 (auto), 1 (pairs) or 2 (rows)");
     crf_alloc(&pr);
     return pr;
 }
@@ -56,11 +61,14 @@ static double *theta_copy(SEXP theta, const crf_problem *pr, SEXP *out)
 }
 
 /* The smooth objective (pseudo-likelihood / n plus ridge terms) and its
- * gradient at theta, and the group term: list(value, gradient, group). */
+ * gradient at theta, and the group term: list(value, gradient, group).
+ * mode: 0 the cheaper evaluation, 1 or 2 one of them (mlcrf_core.h). */
 SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
-                     SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta)
+                     SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
+                     SEXP mode)
 {
-    crf_problem pr = crf_unpack(x, mu, sinv, y, from, to, K, lambda_v, lambda0, lambda_w, eta);
+    crf_problem pr = crf_unpack(x, mu, sinv, y, from, to, K, lambda_v, lambda0, lambda_w, eta,
+                                mode);
     SEXP th;
     double *t = theta_copy(theta, &pr, &th);
     PROTECT(th);
@@ -79,22 +87,45 @@ SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEX
     return out;
 }
 
+/* Progress from the core: say(msg), an R function. */
+static void r_report(void *ctx, const char *msg)
+{
+    SEXP s = PROTECT(Rf_mkString(msg));
+    SEXP call = PROTECT(Rf_lang2((SEXP) ctx, s));
+    Rf_eval(call, R_GlobalEnv);
+    UNPROTECT(2);
+}
+
 /* One stage from the start theta: stage 1 FISTA (group lasso on the edges),
- * stage 2 L-BFGS (no group term).  Returns list(theta, status, iter,
- * objective); status 0 converged, 1 maxit reached, 2 L-BFGS error. */
+ * stage 2 L-BFGS (no group term), stage 3 L-BFGS with the group term (on
+ * edges that stay non-zero, where it is differentiable).  Returns list(theta, status, iter,
+ * objective); status 0 converged, 1 maxit reached, 2 L-BFGS error.  say: NULL
+ * or an R function of one string, called with a progress line every few
+ * seconds. */
 SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
                SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
-               SEXP stage, SEXP maxit, SEXP tol)
+               SEXP stage, SEXP maxit, SEXP tol, SEXP mode, SEXP say)
 {
-    crf_problem pr = crf_unpack(x, mu, sinv, y, from, to, K, lambda_v, lambda0, lambda_w, eta);
+    crf_problem pr = crf_unpack(x, mu, sinv, y, from, to, K, lambda_v, lambda0, lambda_w, eta,
+                                mode);
     SEXP th;
     double *t = theta_copy(theta, &pr, &th);
     PROTECT(th);
     int st = Rf_asInteger(stage), mx = Rf_asInteger(maxit), iter = 0, status;
     double tl = Rf_asReal(tol), obj = 0.0;
     if (mx < 1 || !(tl > 0)) Rf_error("internal: maxit and tol must be positive");
+    if (Rf_isFunction(say)) {
+        pr.report = r_report;
+        pr.report_ctx = (void *) say;
+        pr.last_report = time(NULL);
+    } else if (say != R_NilValue) {
+        Rf_error("internal: say must be NULL or a function");
+    }
     if (st == 1) {
         status = crf_fista(&pr, t, mx, tl, &iter, &obj);
+    } else if (st == 3) {
+        pr.smooth_group = 1;
+        status = crf_lbfgs(&pr, t, mx, tl, &iter, &obj);
     } else {
         pr.group_w = 0.0;
         status = crf_lbfgs(&pr, t, mx, tl, &iter, &obj);

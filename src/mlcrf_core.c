@@ -4,18 +4,147 @@
 #include <R_ext/Applic.h>
 #include <R_ext/Utils.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "mlcrf_core.h"
+
+/* Whether a report is due: CRF_REPORT_SECONDS since the last one (or the
+ * start of the stage). */
+static int crf_report_due(crf_problem *pr)
+{
+    if (!pr->report) return 0;
+    time_t now = time(NULL);
+    if (difftime(now, pr->last_report) < CRF_REPORT_SECONDS) return 0;
+    pr->last_report = now;
+    return 1;
+}
+
+static void crf_progress(crf_problem *pr, const char *stage, int iter, double objective)
+{
+    if (!crf_report_due(pr)) return;
+    char msg[160];
+    snprintf(msg, sizeof msg, "  %s: %d edges, iteration %d, objective %.8g", stage, pr->E,
+             iter, objective);
+    pr->report(pr->report_ctx, msg);
+}
 
 int crf_ncol(const crf_problem *pr) { return pr->m + pr->E * pr->K; }
 
+size_t crf_plen(const crf_problem *pr)
+{
+    return (size_t) pr->n * (pr->mode == CRF_ROWS ? pr->m : crf_ncol(pr));
+}
+
+/* The data of CRF_ROWS (see mlcrf_core.h): rows, positives, neighbours. */
+static void rows_setup(crf_problem *pr)
+{
+    int n = pr->n, d = pr->d, m = pr->m, E = pr->E;
+    if (pr->X.i) {
+        csr_rows R = csc_to_csr(&pr->X);
+        size_t nnz = (size_t) R.ptr[n];
+        pr->rptr = R.ptr;
+        pr->rind = R.ind;
+        pr->rval = (double *) R_alloc(nnz + 1, sizeof(double));
+        for (size_t t = 0; t < nnz; t++) pr->rval[t] = R.val[t] * pr->sinv[R.ind[t]];
+    } else {
+        int *ptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
+        int *ind = (int *) R_alloc((size_t) n * d + 1, sizeof(int));
+        pr->rval = (double *) R_alloc((size_t) n * d + 1, sizeof(double));
+        for (int i = 0; i <= n; i++) ptr[i] = i * d;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < d; j++) {
+                ind[IDX(j, i, d)] = j;
+                pr->rval[IDX(j, i, d)] = pr->X.x[IDX(i, j, n)] * pr->sinv[j];
+            }
+        pr->rptr = ptr;
+        pr->rind = ind;
+    }
+    pr->cvec = (double *) R_alloc((size_t) d + 1, sizeof(double));
+    pr->cvec[0] = 1.0;
+    for (int j = 0; j < d; j++) pr->cvec[j + 1] = pr->mu ? -pr->mu[j] * pr->sinv[j] : 0.0;
+    /* the positive labels of each row */
+    pr->ypos_ptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    pr->ypos_ptr[0] = 0;
+    size_t npos = 0;
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < m; l++) npos += pr->y[IDX(i, l, n)] > 0.5;
+    pr->ypos = (int *) R_alloc(npos + 1, sizeof(int));
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        for (int l = 0; l < m; l++)
+            if (pr->y[IDX(i, l, n)] > 0.5) pr->ypos[k++] = l;
+        pr->ypos_ptr[i + 1] = (int) k;
+    }
+    /* the neighbours of each label: slot_a[e] in from's list, slot_b[e] in to's */
+    pr->nb_ptr = (int *) R_alloc((size_t) m + 1, sizeof(int));
+    int *fill = (int *) R_alloc((size_t) m + 1, sizeof(int));
+    memset(pr->nb_ptr, 0, sizeof(int) * ((size_t) m + 1));
+    for (int e = 0; e < E; e++) {
+        pr->nb_ptr[pr->from[e] + 1]++;
+        pr->nb_ptr[pr->to[e] + 1]++;
+    }
+    for (int l = 0; l < m; l++) pr->nb_ptr[l + 1] += pr->nb_ptr[l];
+    memcpy(fill, pr->nb_ptr, sizeof(int) * (size_t) m);
+    size_t ns = (size_t) 2 * E;
+    pr->nb_lab = (int *) R_alloc(ns + 1, sizeof(int));
+    pr->slot_a = (int *) R_alloc((size_t) E + 1, sizeof(int));
+    pr->slot_b = (int *) R_alloc((size_t) E + 1, sizeof(int));
+    for (int e = 0; e < E; e++) {
+        int a = pr->from[e], b = pr->to[e];
+        pr->slot_a[e] = fill[a];
+        pr->nb_lab[fill[a]++] = b;
+        pr->slot_b[e] = fill[b];
+        pr->nb_lab[fill[b]++] = a;
+    }
+    size_t len = (size_t) (d + 1) * ns;
+    pr->D = (double *) R_alloc(len + 1, sizeof(double));
+    pr->M = (double *) R_alloc(len + 1, sizeof(double));
+    pr->off = (double *) R_alloc(ns + 1, sizeof(double));
+    pr->rsum = (double *) R_alloc(ns + 1, sizeof(double));
+    pr->Vn = (double *) R_alloc((size_t) (d + 1) * m + 1, sizeof(double));
+    pr->acc = (double *) R_alloc((size_t) m + 1, sizeof(double));
+    pr->rrow = (double *) R_alloc((size_t) m + 1, sizeof(double));
+}
+
+/* Multiply-adds of one evaluation with its gradient in each mode (the two
+ * products with the design, and the edge part of CRF_ROWS); the cheaper
+ * mode is taken. */
+static void choose_mode(crf_problem *pr)
+{
+    int n = pr->n, m = pr->m, d = pr->d;
+    double nnz = pr->X.i ? (double) pr->X.p[d] : (double) n * d;
+    double pairs = 2.0 * (nnz + n) * crf_ncol(pr);
+    int *deg = (int *) R_alloc((size_t) m + 1, sizeof(int));
+    int *rnz = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    memset(deg, 0, sizeof(int) * (size_t) m);
+    for (int e = 0; e < pr->E; e++) { deg[pr->from[e]]++; deg[pr->to[e]]++; }
+    for (int i = 0; i < n; i++) rnz[i] = pr->X.i ? 0 : d;
+    if (pr->X.i)
+        for (int t = 0; t < pr->X.p[d]; t++) rnz[pr->X.i[t]]++;
+    double rows = 2.0 * (nnz + n) * m + 4.0 * (d + 1.0) * pr->E * pr->K;
+    for (int i = 0; i < n && rows < pairs; i++) {
+        double s = 0.0;
+        for (int l = 0; l < m; l++)
+            if (pr->y[IDX(i, l, n)] > 0.5) s += deg[l];
+        rows += 2.0 * s * (rnz[i] + 1.0);
+    }
+    pr->mode = rows < pairs ? CRF_ROWS : CRF_PAIRS;
+    /* the per-row copy of a dense x is indexed by int */
+    if (!pr->X.i && (double) n * d >= INT_MAX) pr->mode = CRF_PAIRS;
+}
+
 void crf_alloc(crf_problem *pr)
 {
-    size_t q = (size_t) crf_ncol(pr);
+    if (pr->mode == CRF_AUTO) choose_mode(pr);
+    if (pr->E == 0) pr->mode = CRF_PAIRS;   /* the same computation, no edge part */
+    size_t q = (size_t) (pr->mode == CRF_ROWS ? pr->m : crf_ncol(pr));
     pr->B = (double *) R_alloc((size_t) pr->d * q + 1, sizeof(double));
     pr->P = (double *) R_alloc((size_t) pr->n * q + 1, sizeof(double));
     pr->G = (double *) R_alloc((size_t) pr->n * pr->m + 1, sizeof(double));
+    if (pr->mode == CRF_ROWS) rows_setup(pr);
 }
 
 /* log(1 + exp(z)) without overflow */
@@ -24,17 +153,83 @@ static double log1pexp(double z)
     return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
 }
 
-void crf_potentials(crf_problem *pr, const double *theta, double *P)
+/* [1, Xs] V (n x k) into P, V (d + 1) x k with leading dimension p */
+static void design_prod(crf_problem *pr, const double *V, int k, double *P)
 {
-    int n = pr->n, d = pr->d, q = crf_ncol(pr), p = d + 1;
+    int n = pr->n, d = pr->d, p = d + 1;
     double *B = pr->B;
-    for (int c = 0; c < q; c++)
-        for (int j = 0; j < d; j++) B[IDX(j, c, d)] = theta[IDX(j + 1, c, p)] * pr->sinv[j];
-    mat_prod(&pr->X, pr->mu, B, q, P);
-    for (int c = 0; c < q; c++) {
-        double b0 = theta[IDX(0, c, p)];
+    for (int c = 0; c < k; c++)
+        for (int j = 0; j < d; j++) B[IDX(j, c, d)] = V[IDX(j + 1, c, p)] * pr->sinv[j];
+    mat_prod(&pr->X, pr->mu, B, k, P);
+    for (int c = 0; c < k; c++) {
+        double b0 = V[IDX(0, c, p)];
         for (int i = 0; i < n; i++) P[IDX(i, c, n)] += b0;
     }
+}
+
+/* CRF_ROWS: the log-odds of every conditional (n x m) into P. */
+static void rows_logodds(crf_problem *pr, const double *theta, double *P)
+{
+    int n = pr->n, d = pr->d, m = pr->m, E = pr->E, K = pr->K, p = d + 1;
+    double *V = pr->Vn, *D = pr->D, *acc = pr->acc;
+    /* the nodes, with the edge terms that do not depend on the other label:
+     * phi_e(1, 0) in from's log-odds, phi_e(0, 1) in to's */
+    memcpy(V, theta, sizeof(double) * (size_t) p * m);
+    for (int e = 0; e < E; e++) {
+        const double *w = theta + IDX(0, m + (size_t) e * K, p);
+        int a = pr->from[e], b = pr->to[e];
+        if (K == 3)
+            for (int k = 0; k < p; k++) {
+                V[IDX(k, a, p)] += w[k + p];       /* (1,0) */
+                V[IDX(k, b, p)] += w[k];           /* (0,1) */
+            }
+    }
+    design_prod(pr, V, m, P);
+    /* Delta_e = w11 - w01 - w10 (K = 3) or w11 (K = 1), in both slots of e */
+    for (int e = 0; e < E; e++) {
+        const double *w = theta + IDX(0, m + (size_t) e * K, p);
+        int sa = pr->slot_a[e], sb = pr->slot_b[e];
+        int da = pr->nb_ptr[pr->from[e] + 1] - pr->nb_ptr[pr->from[e]];
+        int db = pr->nb_ptr[pr->to[e] + 1] - pr->nb_ptr[pr->to[e]];
+        double *Da = D + (size_t) p * pr->nb_ptr[pr->from[e]] + (sa - pr->nb_ptr[pr->from[e]]);
+        double *Db = D + (size_t) p * pr->nb_ptr[pr->to[e]] + (sb - pr->nb_ptr[pr->to[e]]);
+        double oa = 0.0;
+        for (int k = 0; k < p; k++) {
+            double v = K == 3 ? w[k + 2 * p] - w[k] - w[k + p] : w[k];
+            Da[(size_t) da * k] = v;
+            Db[(size_t) db * k] = v;
+            oa += pr->cvec[k] * v;
+        }
+        pr->off[sa] = oa;
+        pr->off[sb] = oa;
+    }
+    for (int i = 0; i < n; i++) {
+        int np = pr->ypos_ptr[i + 1] - pr->ypos_ptr[i];
+        if (!np) continue;
+        memset(acc, 0, sizeof(double) * (size_t) m);
+        int any = 0;
+        for (int t = pr->ypos_ptr[i]; t < pr->ypos_ptr[i + 1]; t++) {
+            int b = pr->ypos[t], s0 = pr->nb_ptr[b], deg = pr->nb_ptr[b + 1] - s0;
+            if (!deg) continue;
+            any = 1;
+            const int *nb = pr->nb_lab + s0;
+            const double *Db = D + (size_t) p * s0;
+            for (int u = 0; u < deg; u++) acc[nb[u]] += pr->off[s0 + u];
+            for (int a = pr->rptr[i]; a < pr->rptr[i + 1]; a++) {
+                double v = pr->rval[a];
+                const double *row = Db + (size_t) deg * (pr->rind[a] + 1);
+                for (int u = 0; u < deg; u++) acc[nb[u]] += v * row[u];
+            }
+        }
+        if (any)
+            for (int l = 0; l < m; l++) P[IDX(i, l, n)] += acc[l];
+    }
+}
+
+void crf_potentials(crf_problem *pr, const double *theta, double *P)
+{
+    if (pr->mode == CRF_ROWS) rows_logodds(pr, theta, P);
+    else design_prod(pr, theta, crf_ncol(pr), P);
 }
 
 double crf_smooth(crf_problem *pr, const double *theta, double *grad)
@@ -43,8 +238,128 @@ double crf_smooth(crf_problem *pr, const double *theta, double *grad)
     return crf_smooth_at(pr, theta, pr->P, grad);
 }
 
+/* The smooth part of the penalty: node ridge, intercept ridge, edge ridge. */
+static double smooth_penalty(const crf_problem *pr, const double *theta)
+{
+    int m = pr->m, p = pr->d + 1;
+    size_t q = (size_t) crf_ncol(pr);
+    double value = 0.0;
+    for (int l = 0; l < m; l++) {
+        double s = 0.0;
+        for (int j = 1; j < p; j++) s += theta[IDX(j, l, p)] * theta[IDX(j, l, p)];
+        value += pr->lambda_v[l] * s + pr->lambda0 * theta[IDX(0, l, p)] * theta[IDX(0, l, p)];
+    }
+    double sw = 0.0;
+    for (size_t k = (size_t) p * m; k < (size_t) p * q; k++) sw += theta[k] * theta[k];
+    return value + pr->ridge_w * sw;
+}
+
+static void smooth_penalty_grad(const crf_problem *pr, const double *theta, double *grad)
+{
+    int m = pr->m, p = pr->d + 1;
+    size_t q = (size_t) crf_ncol(pr);
+    for (int l = 0; l < m; l++) {
+        grad[IDX(0, l, p)] += 2.0 * pr->lambda0 * theta[IDX(0, l, p)];
+        for (int j = 1; j < p; j++) grad[IDX(j, l, p)] += 2.0 * pr->lambda_v[l] * theta[IDX(j, l, p)];
+    }
+    for (size_t k = (size_t) p * m; k < (size_t) p * q; k++) grad[k] += 2.0 * pr->ridge_w * theta[k];
+}
+
+/* The loss sum_k log(1 + exp(G_k)) - y_k G_k over the n x m log-odds in G,
+ * which are replaced by the derivatives sigmoid(G_k) - y_k. */
+static double logodds_loss(const crf_problem *pr, double *G)
+{
+    const double *y = pr->y;
+    double loss = 0.0;
+    for (size_t k = 0; k < (size_t) pr->n * pr->m; k++) {
+        double z = G[k];
+        loss += log1pexp(z) - y[k] * z;
+        G[k] = 1.0 / (1.0 + exp(-z)) - y[k];
+    }
+    return loss;
+}
+
+/* [1, Xs]'R / n (d + 1) x k into out (leading dimension p), R n x k. */
+static void design_tprod(crf_problem *pr, const double *R, int k, double *out)
+{
+    int n = pr->n, d = pr->d, p = d + 1;
+    double *B = pr->B;
+    mat_tprod(&pr->X, pr->mu, R, k, B);
+    for (int c = 0; c < k; c++) {
+        double s = 0.0;
+        for (int i = 0; i < n; i++) s += R[IDX(i, c, n)];
+        out[IDX(0, c, p)] = s / n;
+        for (int j = 0; j < d; j++) out[IDX(j + 1, c, p)] = B[IDX(j, c, d)] * pr->sinv[j] / n;
+    }
+}
+
+/* CRF_ROWS: crf_smooth_at() from the log-odds (n x m). */
+static double rows_smooth_at(crf_problem *pr, const double *theta, const double *Gin,
+                             double *grad)
+{
+    int n = pr->n, d = pr->d, m = pr->m, E = pr->E, K = pr->K, p = d + 1;
+    double *G = pr->G, *M = pr->M, *r = pr->rrow;
+    memcpy(G, Gin, sizeof(double) * (size_t) n * m);
+    double value = logodds_loss(pr, G) / n + smooth_penalty(pr, theta);
+    if (!grad) return value;
+    /* the nodes: [1, Xs]'R / n */
+    design_tprod(pr, G, m, grad);
+    /* M (slot s of label b, neighbour a) = [1, Xs]'(r_a * y_b), over the
+     * rows where y_b = 1 */
+    size_t ns = (size_t) 2 * E;
+    memset(M, 0, sizeof(double) * (size_t) p * ns);
+    memset(pr->rsum, 0, sizeof(double) * ns);
+    for (int i = 0; i < n; i++) {
+        if (pr->ypos_ptr[i + 1] == pr->ypos_ptr[i]) continue;
+        for (int l = 0; l < m; l++) r[l] = G[IDX(i, l, n)];
+        for (int t = pr->ypos_ptr[i]; t < pr->ypos_ptr[i + 1]; t++) {
+            int b = pr->ypos[t], s0 = pr->nb_ptr[b], deg = pr->nb_ptr[b + 1] - s0;
+            if (!deg) continue;
+            const int *nb = pr->nb_lab + s0;
+            double *Mb = M + (size_t) p * s0, *rs = pr->rsum + s0;
+            for (int u = 0; u < deg; u++) rs[u] += r[nb[u]];
+            for (int a = pr->rptr[i]; a < pr->rptr[i + 1]; a++) {
+                double v = pr->rval[a];
+                double *row = Mb + (size_t) deg * (pr->rind[a] + 1);
+                for (int u = 0; u < deg; u++) row[u] += v * r[nb[u]];
+            }
+        }
+    }
+    for (int b = 0; b < m; b++) {
+        int s0 = pr->nb_ptr[b], deg = pr->nb_ptr[b + 1] - s0;
+        double *Mb = M + (size_t) p * s0;
+        for (int k = 0; k < p; k++) {
+            double c = pr->cvec[k];
+            if (c == 0.0) continue;
+            for (int u = 0; u < deg; u++) Mb[u + (size_t) deg * k] += c * pr->rsum[s0 + u];
+        }
+    }
+    /* the edges: g11 = (M[from <- to] + M[to <- from]) / n; g01 = node
+     * gradient of to - g11, g10 = that of from - g11 */
+    for (int e = 0; e < E; e++) {
+        int a = pr->from[e], b = pr->to[e];
+        int da = pr->nb_ptr[a + 1] - pr->nb_ptr[a], db = pr->nb_ptr[b + 1] - pr->nb_ptr[b];
+        const double *Ma = M + (size_t) p * pr->nb_ptr[a] + (pr->slot_a[e] - pr->nb_ptr[a]);
+        const double *Mb = M + (size_t) p * pr->nb_ptr[b] + (pr->slot_b[e] - pr->nb_ptr[b]);
+        double *g = grad + IDX(0, m + (size_t) e * K, p);
+        for (int k = 0; k < p; k++) {
+            double g11 = (Ma[(size_t) da * k] + Mb[(size_t) db * k]) / n;
+            if (K == 3) {
+                g[k] = grad[IDX(k, b, p)] - g11;
+                g[k + p] = grad[IDX(k, a, p)] - g11;
+                g[k + 2 * p] = g11;
+            } else {
+                g[k] = g11;
+            }
+        }
+    }
+    smooth_penalty_grad(pr, theta, grad);
+    return value;
+}
+
 double crf_smooth_at(crf_problem *pr, const double *theta, const double *Pin, double *grad)
 {
+    if (pr->mode == CRF_ROWS) return rows_smooth_at(pr, theta, Pin, grad);
     int n = pr->n, d = pr->d, m = pr->m, E = pr->E, K = pr->K, q = crf_ncol(pr);
     int p = d + 1;
     const double *y = pr->y;
@@ -157,7 +472,7 @@ int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
               double *objective)
 {
     size_t len = (size_t) (pr->d + 1) * crf_ncol(pr);
-    size_t plen = (size_t) pr->n * crf_ncol(pr);
+    size_t plen = crf_plen(pr);
     double *x = theta;
     double *yk = (double *) R_alloc(len, sizeof(double));
     double *z = (double *) R_alloc(len, sizeof(double));
@@ -214,6 +529,7 @@ int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
         double *sw = Px; Px = Pz; Pz = sw;   /* x = z: its potentials */
         t = tn;
         Fx = Fz;
+        crf_progress(pr, "stage 1 (FISTA)", it, Fx);
         if (resid <= tol) {
             status = MLCRF_OK;
             break;
@@ -225,21 +541,41 @@ int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
     return status;
 }
 
+/* The objective of crf_lbfgs(): the smooth part, plus the group term when
+ * pr->smooth_group (its gradient group_w w_e / ||w_e||, taken as 0 at 0). */
+static double lbfgs_value(crf_problem *pr, const double *theta, double *grad)
+{
+    double v = crf_smooth(pr, theta, grad);
+    if (!pr->smooth_group) return v;
+    size_t len = (size_t) (pr->d + 1) * pr->K;
+    for (int e = 0; e < pr->E; e++) {
+        double nrm = edge_norm(pr, theta, e);
+        v += pr->group_w * nrm;
+        if (nrm > 0) {
+            size_t o = (size_t) (pr->d + 1) * (pr->m + (size_t) e * pr->K);
+            for (size_t k = 0; k < len; k++) grad[o + k] += pr->group_w * theta[o + k] / nrm;
+        }
+    }
+    return v;
+}
+
 /* lbfgsb() asks for the value and the gradient separately: both come from
  * one evaluation, cached with the point it was made at. */
 typedef struct {
     crf_problem *pr;
     size_t len;
     double *xc, *gc, fc;
-    int have;
+    int have, evals;
 } lbfgs_cache;
 
 static void cache_eval(int n, const double *par, lbfgs_cache *c)
 {
     if (c->have && memcmp(par, c->xc, (size_t) n * sizeof(double)) == 0) return;
     memcpy(c->xc, par, (size_t) n * sizeof(double));
-    c->fc = crf_smooth(c->pr, par, c->gc);
+    c->fc = lbfgs_value(c->pr, par, c->gc);
     c->have = 1;
+    c->evals++;
+    crf_progress(c->pr, "stage 2 (L-BFGS)", c->evals, c->fc);
 }
 
 static double lb_fn(int n, double *par, void *ex)
@@ -256,11 +592,125 @@ static void lb_gr(int n, double *par, double *gr, void *ex)
     memcpy(gr, c->gc, (size_t) n * sizeof(double));
 }
 
+static int crf_lbfgs_one(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
+                         double *objective);
+
+static int find_root(int *parent, int l)
+{
+    while (parent[l] != l) l = parent[l] = parent[parent[l]];
+    return l;
+}
+
+/* Stages 2 and 3.  The objective is a sum over the connected components of
+ * the graph (a label's conditional involves only its neighbours, and the
+ * penalties are separable), so each component is solved on its own: a label
+ * without edges is a logistic regression (a column of theta, its own
+ * stopping point and line searches), the others a smaller CRF.  The
+ * iterations reported are the largest, the objective the sum, the status
+ * the worst. */
 int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
               double *objective)
 {
+    int n = pr->n, m = pr->m, E = pr->E, K = pr->K, p = pr->d + 1;
+    if (m == 1) return crf_lbfgs_one(pr, theta, maxit, tol, iter, objective);
+    int *parent = (int *) R_alloc((size_t) m, sizeof(int));
+    for (int l = 0; l < m; l++) parent[l] = l;
+    for (int e = 0; e < E; e++) {
+        int a = find_root(parent, pr->from[e]), b = find_root(parent, pr->to[e]);
+        if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+    }
+    int ncomp = 0;
+    for (int l = 0; l < m; l++) ncomp += find_root(parent, l) == l;
+    if (ncomp == 1) return crf_lbfgs_one(pr, theta, maxit, tol, iter, objective);
+    int status = MLCRF_OK;
+    *iter = 0;
+    *objective = 0.0;
+    int done = 0;
+    int *local = (int *) R_alloc((size_t) m, sizeof(int));
+    int *deg = (int *) R_alloc((size_t) m, sizeof(int));
+    memset(deg, 0, sizeof(int) * (size_t) m);
+    for (int e = 0; e < E; e++) { deg[pr->from[e]]++; deg[pr->to[e]]++; }
+    for (int r = 0; r < m; r++) {
+        if (find_root(parent, r) != r) continue;
+        crf_problem sub = *pr;   /* the scratch of pr is large enough for one label */
+        sub.report = NULL;
+        int it = 0, st;
+        double obj = 0.0;
+        if (!deg[r]) {
+            sub.m = 1;
+            sub.E = 0;
+            sub.y = pr->y + IDX(0, r, n);
+            sub.lambda_v = pr->lambda_v + r;
+            sub.mode = CRF_PAIRS;
+            st = crf_lbfgs_one(&sub, theta + IDX(0, r, p), maxit, tol, &it, &obj);
+            done++;
+        } else {
+            /* the component's labels and edges, renumbered */
+            int mc = 0, ec = 0;
+            for (int l = 0; l < m; l++)
+                if (find_root(parent, l) == r) local[l] = mc++;
+            for (int e = 0; e < E; e++) ec += find_root(parent, pr->from[e]) == r;
+            double *yc = (double *) R_alloc((size_t) n * mc, sizeof(double));
+            double *lv = (double *) R_alloc((size_t) mc, sizeof(double));
+            int *fr = (int *) R_alloc((size_t) ec, sizeof(int));
+            int *to = (int *) R_alloc((size_t) ec, sizeof(int));
+            int *eidx = (int *) R_alloc((size_t) ec, sizeof(int));
+            int *lab = (int *) R_alloc((size_t) mc, sizeof(int));
+            for (int l = 0; l < m; l++)
+                if (find_root(parent, l) == r) {
+                    lab[local[l]] = l;
+                    memcpy(yc + IDX(0, local[l], n), pr->y + IDX(0, l, n), sizeof(double) * n);
+                    lv[local[l]] = pr->lambda_v[l];
+                }
+            int k = 0;
+            for (int e = 0; e < E; e++)
+                if (find_root(parent, pr->from[e]) == r) {
+                    fr[k] = local[pr->from[e]];
+                    to[k] = local[pr->to[e]];
+                    eidx[k++] = e;
+                }
+            sub.m = mc;
+            sub.E = ec;
+            sub.y = yc;
+            sub.lambda_v = lv;
+            sub.from = fr;
+            sub.to = to;
+            sub.mode = CRF_AUTO;
+            crf_alloc(&sub);
+            size_t qc = (size_t) mc + (size_t) ec * K;
+            double *th = (double *) R_alloc((size_t) p * qc, sizeof(double));
+            for (int c = 0; c < mc; c++)
+                memcpy(th + IDX(0, c, p), theta + IDX(0, lab[c], p), sizeof(double) * p);
+            for (int c = 0; c < ec; c++)
+                memcpy(th + IDX(0, mc + (size_t) c * K, p),
+                       theta + IDX(0, m + (size_t) eidx[c] * K, p), sizeof(double) * p * K);
+            st = crf_lbfgs_one(&sub, th, maxit, tol, &it, &obj);
+            done += mc;
+            for (int c = 0; c < mc; c++)
+                memcpy(theta + IDX(0, lab[c], p), th + IDX(0, c, p), sizeof(double) * p);
+            for (int c = 0; c < ec; c++)
+                memcpy(theta + IDX(0, m + (size_t) eidx[c] * K, p),
+                       th + IDX(0, mc + (size_t) c * K, p), sizeof(double) * p * K);
+        }
+        if (st > status) status = st;
+        if (it > *iter) *iter = it;
+        *objective += obj;
+        if (crf_report_due(pr)) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "  L-BFGS per connected component: %d of %d labels done",
+                     done, m);
+            pr->report(pr->report_ctx, msg);
+        }
+        R_CheckUserInterrupt();
+    }
+    return status;
+}
+
+static int crf_lbfgs_one(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
+                         double *objective)
+{
     size_t len = (size_t) (pr->d + 1) * crf_ncol(pr);
-    lbfgs_cache c = {pr, len, NULL, NULL, 0.0, 0};
+    lbfgs_cache c = {pr, len, NULL, NULL, 0.0, 0, 0};
     c.xc = (double *) R_alloc(len, sizeof(double));
     c.gc = (double *) R_alloc(len, sizeof(double));
     double *lo = (double *) R_alloc(len, sizeof(double));
@@ -282,7 +732,7 @@ int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
          * the objective no longer changes in floating point: accept the point
          * when its gradient is small */
         double gmax = 0.0;
-        crf_smooth(pr, theta, c.gc);
+        lbfgs_value(pr, theta, c.gc);
         for (size_t k = 0; k < len; k++) gmax = fmax(gmax, fabs(c.gc[k]));
         return gmax <= sqrt(tol) ? MLCRF_OK : MLCRF_ERR_LBFGS;
     }

@@ -42,10 +42,11 @@ SEXP ml_metrics_call(SEXP y, SEXP score, SEXP pred, SEXP codes);
 SEXP cv_point_measures_call(SEXP score, SEXP y, SEXP foldid, SEXP thresholds, SEXP code);
 SEXP mddm_fit(SEXP x, SEXP labels, SEXP mu, SEXP k, SEXP share, SEXP method, SEXP tol);
 SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
-                     SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta);
+                     SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
+                     SEXP mode);
 SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
                SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
-               SEXP stage, SEXP maxit, SEXP tol);
+               SEXP stage, SEXP maxit, SEXP tol, SEXP mode, SEXP say);
 SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_max, SEXP y,
                SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts, SEXP se_target,
                SEXP what, SEXP loopy);

@@ -244,3 +244,54 @@ test_that("cv_mlcrf(select = '1se') refits at the most regularised point within 
   expect_false(one == best)
   expect_gt(cv$grid$lambda_w[one], cv$grid$lambda_w[best])
 })
+
+test_that("stage 1 satisfies its optimality conditions on 20 labels (working set, components, L-BFGS polish)", {
+  # 20 labels: two blocks of five dependent labels, ten independent ones, so
+  # that the graph has several components and isolated labels; labels mostly
+  # negative (the per-row evaluation is the cheaper one on all pairs); the
+  # fit warm-started from the default lambda_w's, as along cv_mlcrf()'s path
+  set.seed(61)
+  n <- 150
+  x <- matrix(rnorm(n * 4), n, dimnames = list(NULL, paste0("f", 1:4)))
+  x <- crf_ref_standardise(x)
+  z1 <- x[, 1] + rnorm(n)
+  z2 <- x[, 2] + rnorm(n)
+  y <- cbind(sapply(1:5, function(i) z1 + 0.7 * rnorm(n) > 0.8),
+             sapply(1:5, function(i) z2 + 0.7 * rnorm(n) > 1),
+             sapply(1:10, function(i) runif(n) < plogis(x[, 3] - 1.2))) + 0
+  colnames(y) <- paste0("L", 1:20)
+  m <- 20
+  P <- all_pairs(m)
+  lv <- rep(0.02, m)
+  for (eta in c(0.5, 1)) {
+    fit0 <- mlcrf(x, y, lambda_v = lv, eta = eta, progress = FALSE)
+    fit <- mlcrf(x, y, lambda_v = lv, lambda_w = 0.7 * fit0$lambda_w, eta = eta,
+                 init = fit0, progress = FALSE)
+    th <- crf_ref_to_standard(fit$start, fit$center, fit$scale)
+    g <- crf_ref_gradient(th, x, y, P[, 1], P[, 2], 3, lv, 1e-6, fit$lambda_w * (1 - eta))
+    group <- fit$lambda_w * eta
+    expect_lt(max(abs(g[, 1:m])), 3e-6, label = paste("node gradient", eta))
+    nz <- 0
+    for (e in seq_len(nrow(P))) {
+      cols <- m + (e - 1) * 3 + 1:3
+      w <- th[, cols]
+      nw <- sqrt(sum(w^2))
+      if (nw == 0) {
+        expect_lte(sqrt(sum(g[, cols]^2)), group * (1 + 1e-6), label = paste("zero edge", e, eta))
+      } else {
+        nz <- nz + 1
+        expect_lt(sqrt(sum((g[, cols] + group * w / nw)^2)), 3e-6, label = paste("edge", e, eta))
+      }
+    }
+    # a graph with edges, far from complete, and labels left out of it
+    expect_gt(nz, 3)
+    expect_lt(nz, 60)
+    expect_gt(sum(!colnames(y) %in% c(fit$edges$from, fit$edges$to)), 0)
+    # stage 2 on the kept graph, solved per connected component
+    kp <- match(paste(fit$edges$from, fit$edges$to),
+                paste(colnames(y)[P[, 1]], colnames(y)[P[, 2]]))
+    g2 <- crf_ref_gradient(fit$theta, x, y, P[kp, 1], P[kp, 2], 3, lv, 1e-6,
+                           fit$lambda_w * max(1 - eta, 1e-3))
+    expect_lt(max(abs(g2)), 3e-6, label = paste("stage 2", eta))
+  }
+})
