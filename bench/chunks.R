@@ -81,6 +81,7 @@ cat(sprintf("reading the chunks alone: %.1f s; one chunk's centred crossprod() (
 # the references above held a whole chunk and its copies in this session:
 # reset the resident peak (Linux: 5 > clear_refs) so that the peak reported
 # below is that of the fits
+invisible(gc(FALSE))
 try(writeLines("5", "/proc/self/clear_refs"), silent = TRUE)
 
 # ---- 1 worker (this session), then 2 (two local PSOCK processes) ------------
