@@ -101,7 +101,9 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
 #' result.
 #'
 #' @section Decision rules:
-#' `rule` (here and in [cv_lp()], [cv_rakel()] and [ml_cv()]) makes the
+#' `rule` (here, in [cv_lp()], [cv_rakel()], [ml_cv()], and in [cv_br()],
+#' [cv_cc()], [cv_pcc()], [cv_mlknn()], [cv_cplst()], [cv_mlls()],
+#' [cv_ssmddm()], with the same meaning) makes the
 #' decision rule a hyperparameter: a vector of candidates among `"f1"` (the
 #' per-label cuts of the measure, the engine's default: F1 cuts, Hamming cuts
 #' for the Hamming loss), `"fixed"` (0.5), `"rcut"`, `"pcut"`, `"mcut"`,
