@@ -98,7 +98,11 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
 #' stores; a ranking measure on the scores.  The methods' random draws (EPS's
 #' samples, HOMER's initial centres, BR+'s inner folds) are made afresh by
 #' each fit, from R's generator: `set.seed()` before the call reproduces the
-#' result.
+#' result.  `cv_eps()` draws each fold's samples once, at the smallest cost,
+#' and walks the larger costs on the same samples, each model's solver
+#' starting from its fit at the previous cost ([eps()]'s `init`; not for
+#' the ridge learner, which is in closed form): the costs are compared on
+#' the same samples, and the solvers converge in fewer iterations.
 #'
 #' @section Decision rules:
 #' `rule` (here, in [cv_lp()], [cv_rakel()], [ml_cv()], and in [cv_br()],
@@ -155,10 +159,14 @@ cv_eps <- function(x, y, cost = 10^(-2:2), n_models = 10, p = 2, b = 2,
   sample <- match.arg(sample)
   vote <- match.arg(vote)
   learner <- match.arg(learner)
-  fit <- function(x, y, cost) eps(x, y, n_models = n_models, p = p, b = b, sample = sample,
-                                  vote = vote, learner = learner, cost = cost)
+  # each fold draws its samples once and walks the costs on them, each
+  # model's solver starting from its fit at the previous cost
+  fit <- function(x, y, cost, init = NULL)
+    eps(x, y, n_models = n_models, p = p, b = b, sample = sample, vote = vote,
+        learner = learner, cost = cost, init = init)
   cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_eps")
+              match.arg(select), keep, parallel, progress, rule, call, "cv_eps",
+              warm_start = learner != "ridge")
 }
 
 #' @rdname cv_eps
@@ -228,10 +236,12 @@ cv_dbr <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm
 # The engine run of a toolbox method over a grid of costs (`decoder`: its
 # labels come from its own decoder, as LP's).
 cv_cost_run <- function(x, y, fit, cost, nfolds, foldid, measure, thresholds, select, keep,
-                        parallel, progress, rule, call, fun, decoder = FALSE) {
+                        parallel, progress, rule, call, fun, decoder = FALSE,
+                        warm_start = FALSE) {
   cost <- check_cost_grid(cost)
   xy <- ml_xy(x, if (!missing(y)) y)
-  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), nfolds = nfolds, foldid = foldid,
+  ml_cv_run(xy$x, xy$y, fit, grid = list(cost = cost), warm_start = warm_start,
+            nfolds = nfolds, foldid = foldid,
             measure = measure, thresholds = thresholds, select = select, keep = keep,
             parallel = parallel, progress = progress, order = function(grid) order(grid$cost),
             order_rule = "smaller cost first (a stronger penalty)", decoder = decoder,
