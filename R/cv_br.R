@@ -36,6 +36,13 @@
 #'   `"negative"` (`NA` taken as `FALSE` for fitting).  In every case the
 #'   folds stratify on the observed positives and are scored on the observed
 #'   entries only (see [ml_cv()]).
+#' @param rule `NULL` (the default: the engine's per-label cuts of the
+#'   measure, stored in the refit), or candidate decision rules chosen with
+#'   the grid point inside cross-validation by the measure on the out-of-fold
+#'   scores: `"f1"`, `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`,
+#'   `"scut"`, each optionally followed by `"+1"` (at least one label per
+#'   row); the refit then predicts by the chosen rule.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @return An object of class `c("cv_br", "ml_cv")` with the components of
 #'   [cv_mlls()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`,
 #'   `cost_best`, `cost_1se`, `fit`, ...), `fit` being the [br()] fit on all
@@ -61,7 +68,8 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
                   max_iter = 1000L, nfolds = 5, foldid = NULL, measure = "macro_f1",
                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
                   parallel = FALSE, progress = interactive(),
-                  na_labels = c("refuse", "observed", "negative"), params = NULL, ...) {
+                  na_labels = c("refuse", "observed", "negative"), params = NULL,
+                  rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_br"))
   check_no_dots(...)
@@ -70,7 +78,7 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
     if (is.null(learner$builtin) || !is.null(params))
       return(cv_br_learner(x, y, learner, params, nfolds, foldid, measure,
                            match.arg(thresholds), match.arg(select), keep, parallel, progress,
-                           match.arg(na_labels), call))
+                           match.arg(na_labels), call, rule))
     # a built-in learner object without 'params': the cost path of its solver
     s <- builtin_settings(learner)
     learner <- s$learner
@@ -107,14 +115,15 @@ cv_br <- function(x, y, learner = c("ridge", "logistic", "svm"), cost = 10^(-3:2
             no_prob_hint = paste0("learner = \"", learner, "\" gives ",
                                   if (learner == "ridge") "regression" else "decision",
                                   " values; learner = \"logistic\" gives probabilities"),
-            call = call, fun = "cv_br")
+            rule = rule, call = call, fun = "cv_br")
 }
 
 # cv_br() over the parameters of a learner object: the grid of `params`
 # (every combination), each point a br() fit of update(learner, point) per
 # fold, the folds in parallel when asked (the engine's fold_apply()).
 cv_br_learner <- function(x, y, learner, params, nfolds, foldid, measure, thresholds, select,
-                          keep, parallel, progress, na_labels, call) {
+                          keep, parallel, progress, na_labels, call,
+                          rule = NULL) {
   if (is.null(params)) params <- list(cost = 10^(-3:2))[!is.null(learner$builtin)]
   if (!is.list(params) || !length(params) || is.null(names(params)) ||
       any(names(params) == "") || any(lengths(params) == 0))
@@ -143,5 +152,5 @@ cv_br_learner <- function(x, y, learner, params, nfolds, foldid, measure, thresh
             na_labels = c(refuse = "refuse", observed = "keep", negative = "negative")[[na_labels]],
             probabilities = if (learner$type == "prob") "label",
             no_prob_hint = paste0("the learner '", learner$name, "' gives scores"),
-            call = call, fun = "cv_br")
+            rule = rule, call = call, fun = "cv_br")
 }

@@ -26,6 +26,14 @@
 #'   `"refuse"` (an error) or `"negative"` (the fits take `NA` as `FALSE`);
 #'   the folds are scored on the observed entries only (`"log_loss"` of
 #'   `cv_pcc()` is then refused: see [ml_metrics()]).
+#' @param rule `NULL` (the default: the chain's own label sets, its
+#'   decoder), or candidate decision rules chosen with the cost inside
+#'   cross-validation by the measure on the out-of-fold scores: `"decoder"`
+#'   (the chain's label sets), `"f1"` (per-label F1 cuts of the scores, with
+#'   `thresholds = "oof"`), `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`,
+#'   `"lcard"`, `"scut"`, each optionally followed by `"+1"` (at least one
+#'   label per row); the refit then predicts by the chosen rule.  See
+#'   [cv_eps()], section Decision rules, and [ml_decide()].
 #' @return An object of class `c("cv_cc", "ml_cv")` or `c("cv_pcc",
 #'   "ml_cv")` with the components of [cv_mlls()] (`grid`, `cvm`, `cvsd`,
 #'   `cvfold`, `best`, `best_1se`, `cost_best`, `cost_1se`, `fit`, ...), `fit`
@@ -41,7 +49,7 @@ cv_cc <- function(x, y, order = NULL, cost = 10^(-3:2), tol = NULL, max_iter = 1
                   nfolds = 5, foldid = NULL, measure = "macro_f1",
                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
                   parallel = FALSE, progress = interactive(),
-                  na_labels = c("refuse", "negative"), ...) {
+                  na_labels = c("refuse", "negative"), rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_cc"))
   check_no_dots(...)
@@ -49,7 +57,7 @@ cv_cc <- function(x, y, order = NULL, cost = 10^(-3:2), tol = NULL, max_iter = 1
     cc(x, y, order = order, cost = cost, tol = tol, max_iter = max_iter, init = init)
   cv_chain(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
            match.arg(select), keep, parallel, progress, match.arg(na_labels), call, "cv_cc",
-           probabilities = NULL)
+           probabilities = NULL, rule = rule)
 }
 
 #' @rdname cv_cc
@@ -59,7 +67,8 @@ cv_pcc <- function(x, y, order = NULL, cost = 10^(-3:2),
                    n_samples = 1000L, tol = NULL, max_iter = 1000L, nfolds = 5,
                    foldid = NULL, measure = "macro_f1", thresholds = c("oof", "train"),
                    select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                   progress = interactive(), na_labels = c("refuse", "negative"), ...) {
+                   progress = interactive(), na_labels = c("refuse", "negative"), rule = NULL,
+                   ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_pcc"))
   check_no_dots(...)
@@ -69,13 +78,14 @@ cv_pcc <- function(x, y, order = NULL, cost = 10^(-3:2),
         n_samples = n_samples, tol = tol, max_iter = max_iter, init = init)
   cv_chain(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
            match.arg(select), keep, parallel, progress, match.arg(na_labels), call, "cv_pcc",
-           probabilities = "joint")
+           probabilities = "joint", rule = rule)
 }
 
 # Both chains: labels by the chain's decoder (greedy or MAP); for PCC the
 # probability of a label vector by the chain rule (log_loss).
 cv_chain <- function(x, y, fit, cost, nfolds, foldid, measure, thresholds, select, keep,
-                     parallel, progress, na_labels, call, fun, probabilities) {
+                     parallel, progress, na_labels, call, fun, probabilities,
+                     rule = NULL) {
   if (!is.numeric(cost) || !length(cost) || anyNA(cost) || any(!is.finite(cost)) ||
       any(cost <= 0))
     stop_arg("'cost' must be a vector of positive numbers")
@@ -88,5 +98,5 @@ cv_chain <- function(x, y, fit, cost, nfolds, foldid, measure, thresholds, selec
             loglik = if (identical(probabilities, "joint")) function(model, x, y)
               log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
             no_prob_hint = "the greedy walk's conditional probabilities along its own path, not marginals; cv_pcc() gives them",
-            call = call, fun = fun)
+            rule = rule, call = call, fun = fun)
 }

@@ -13,6 +13,13 @@
 #' @param k The grid of numbers of label directions (whole numbers from 1 to
 #'   the number of labels); `NULL` for about five values spread from 1 to m.
 #' @param lambda The grid of ridge penalties (>= 0).
+#' @param rule `NULL` (the default: the engine's per-label cuts of the
+#'   measure, stored in the refit), or candidate decision rules chosen with
+#'   the grid point inside cross-validation by the measure on the out-of-fold
+#'   scores: `"f1"`, `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`,
+#'   `"scut"`, each optionally followed by `"+1"` (at least one label per
+#'   row); the refit then predicts by the chosen rule.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @return An object of class `c("cv_cplst", "ml_cv")` with the components of
 #'   [ml_cv()] (`grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`, `fit`,
 #'   `foldid`, ...), `fit` being the [cplst()] fit on all the data at the
@@ -27,7 +34,7 @@
 cv_cplst <- function(x, y, k = NULL, lambda = 10^(-2:2), na_labels = c("negative", "refuse"),
                      nfolds = 5, foldid = NULL, measure = "macro_f1",
                      thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
-                     parallel = FALSE, progress = interactive(), ...) {
+                     parallel = FALSE, progress = interactive(), rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_cplst"))
   check_no_dots(...)
@@ -52,5 +59,5 @@ cv_cplst <- function(x, y, k = NULL, lambda = 10^(-2:2), na_labels = c("negative
             # most regularised first: fewer label directions, then more ridge
             order = function(grid) order(grid$k, -grid$lambda),
             order_rule = "smaller k first (fewer label directions), then larger lambda",
-            call = call, fun = "cv_cplst")
+            rule = rule, call = call, fun = "cv_cplst")
 }

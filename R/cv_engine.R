@@ -55,14 +55,26 @@
 # one per grid point.
 
 # The switches every cv_*() function shares, checked once.
+# Every measure ml_metrics() names is a measure of the engine when it is
+# computed from the validation rows alone (all_measures()$cv): those of the C
+# table by their code, the variants computed in R (macro_f1_pr,
+# ranking_loss_01) by ml_metrics() on each fold (code NA).
 cv_options <- function(measure, thresholds, select, keep, parallel, progress, rule = NULL) {
-  info <- measure_table()
-  ok <- info$name
-  if (!is.character(measure) || length(measure) != 1 || !measure %in% ok)
-    stop_arg("'measure' must be one of ", paste(ok, collapse = ", "))
-  list(measure = measure, code = match(measure, info$name) - 1L,
-       kind = info$needs[match(measure, info$name)],
-       higher_better = info$higher_better[match(measure, info$name)],
+  info <- all_measures()
+  ok <- info$name[info$cv]
+  if (!is.character(measure) || length(measure) != 1 || is.na(measure))
+    stop_arg("'measure' must be one name, one of ", paste(ok, collapse = ", "))
+  if (measure %in% info$name && !measure %in% ok)
+    stop_arg("'measure' = \"", measure, "\" is reported by ml_metrics() but cannot be ",
+             "cross-validated (", info$no_cv[match(measure, info$name)] %||%
+               "it is not computed fold by fold", "); use one of ",
+             paste(ok, collapse = ", "))
+  if (!measure %in% ok)
+    stop_arg("unknown measure '", measure, "': 'measure' must be one of ",
+             paste(ok, collapse = ", "), " (see measure_names())")
+  i <- match(measure, info$name)
+  list(measure = measure, code = match(measure, measure_table()$name) - 1L,
+       kind = info$needs[i], higher_better = info$higher_better[i],
        thresholds = thresholds, select = select, keep = check_flag(keep, "keep"),
        parallel = check_parallel(parallel), progress = check_flag(progress, "progress"),
        level = chance_level(),  # the chance rule's, for every cut of this run
@@ -174,14 +186,14 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
       prob_fold_measures(opt$measure, score, y, foldid, nfolds, loglik, method, grid[g, , drop = FALSE])
     } else if (decode) {
       # the decoder's label sets, cut at 1/2 as 0/1 scores
-      .Call(C_cv_point_measures_call, pred, y, foldid, matrix(0.5, m, nfolds), opt$code)
+      point_measures(pred, y, foldid, matrix(0.5, m, nfolds), opt)
     } else {
-      .Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code)
+      point_measures(score, y, foldid, thr, opt)
     }
     if (!is.null(rules)) {
       for (r in seq_len(nrow(rules)))
         rule_fold[g + (r - 1L) * ngrid, ] <- rule_fold_measures(
-          rules[r, ], score, y, foldid, nfolds, thr, if (decode) pred, opt$code)
+          rules[r, ], score, y, foldid, nfolds, thr, if (decode) pred, opt)
       if (any(rules$base == "scut")) scut_thr[, g] <- hamming_thresholds(score, y)$threshold
     }
     if (opt$keep) oof[, , g] <- score
@@ -230,6 +242,26 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
                  oof_f1 = if (oof_thr) final_f1,
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
+}
+
+# The measure of each fold at one grid point: fold k's rows of `score` cut
+# at thr[, k] (a measure of label sets) or ranked (a ranking measure); in C
+# for the measures of its table, else by ml_metrics() on the fold's rows.
+point_measures <- function(score, y, foldid, thr, opt) {
+  if (!is.na(opt$code))
+    return(.Call(C_cv_point_measures_call, score, y, foldid, thr, opt$code))
+  vapply(seq_len(ncol(thr)), function(k) {
+    r <- foldid == k
+    s <- score[r, , drop = FALSE]
+    yk <- y[r, , drop = FALSE]
+    # NaN where the measure is undefined on the fold, as the C table gives it
+    value <- suppressWarnings(if (opt$kind == "pred") {
+      ml_metrics(yk, pred = s > rep(thr[, k], each = nrow(s)), measures = opt$measure)
+    } else {
+      ml_metrics(yk, score = s, measures = opt$measure)
+    })
+    as.double(value[[1]])
+  }, 0)
 }
 
 # A measure of probabilities ("log_loss", "brier") asks for a method whose

@@ -19,6 +19,13 @@
 #' @param na_labels What to do with missing labels (`NA` in `y`):
 #'   `"refuse"` (an error) or `"negative"` (the fits take `NA` as `FALSE`);
 #'   the folds are scored on the observed entries only.
+#' @param rule `NULL` (the default: the engine's per-label cuts of the
+#'   measure, stored in the refit), or candidate decision rules chosen with
+#'   the grid point inside cross-validation by the measure on the out-of-fold
+#'   scores: `"f1"`, `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`,
+#'   `"scut"`, each optionally followed by `"+1"` (at least one label per
+#'   row); the refit then predicts by the chosen rule.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @return An object of class `c("cv_mlknn", "ml_cv")` with the components of
 #'   [ml_cv()], `fit` being the [mlknn()] fit on all the data at the chosen `k`.
 #' @examples
@@ -30,7 +37,8 @@
 cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = TRUE, nfolds = 5, foldid = NULL,
                      measure = "macro_f1", thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                     progress = interactive(), na_labels = c("refuse", "negative"), ...) {
+                     progress = interactive(), na_labels = c("refuse", "negative"), rule = NULL,
+                     ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlknn"))
   check_no_dots(...)
@@ -42,6 +50,6 @@ cv_mlknn <- function(x, y, k = c(5, 10, 15, 20), s = 1, scale = TRUE, nfolds = 5
             select = match.arg(select), keep = keep, parallel = parallel,
             progress = progress, order = function(grid) order(-grid$k),
             order_rule = "larger k first (more neighbours, smoother posteriors)",
-            na_labels = match.arg(na_labels), probabilities = "label", call = call,
-            fun = "cv_mlknn")
+            na_labels = match.arg(na_labels), probabilities = "label", rule = rule,
+            call = call, fun = "cv_mlknn")
 }

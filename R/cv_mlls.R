@@ -113,6 +113,13 @@
 #'   worker); `set.seed()` reproduces a parallel run.
 #' @param progress Show a text progress bar (one step per fold and per grid
 #'   point).
+#' @param rule `NULL` (the default: the engine's per-label cuts of the
+#'   measure, stored in the refit), or candidate decision rules chosen with
+#'   the grid point inside cross-validation by the measure on the out-of-fold
+#'   scores: `"f1"`, `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`,
+#'   `"scut"`, each optionally followed by `"+1"` (at least one label per
+#'   row); the refit then predicts by the chosen rule.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @param ... For the formula method, arguments passed to the default method.
 #'
 #' @return An object of class `c("cv_mlls", "ml_cv")`, a list with
@@ -160,12 +167,12 @@ cv_mlls.default <- function(x, y, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r =
                             keep = FALSE, parallel = FALSE, progress = interactive(),
                             intercept = TRUE, kernel = NULL, gamma = NULL, degree = 2,
                             coef0 = 1, method = c("auto", "primal", "dual"), tol = NULL,
-                            na_labels = c("refuse", "negative"), ...) {
+                            na_labels = c("refuse", "negative"), rule = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(cv_mlls)
   check_no_dots(...)
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
-                    progress)
+                    progress, rule)
   method <- match.arg(method)
   xy <- ml_xy(x, y)
   na_labels <- match.arg(na_labels)

@@ -24,6 +24,13 @@
 #' @param kernel The label kernel, as in [ssmddm()]: `NULL` for the linear
 #'   kernel \eqn{YY'}, or an n x n matrix whose blocks the folds use.
 #' @param method `"auto"`, `"primal"` or `"dual"`, as in [mlls()].
+#' @param rule `NULL` (the default: the engine's per-label cuts of the
+#'   measure, stored in the refit), or candidate decision rules chosen with
+#'   the grid point inside cross-validation by the measure on the out-of-fold
+#'   scores: `"f1"`, `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`,
+#'   `"scut"`, each optionally followed by `"+1"` (at least one label per
+#'   row); the refit then predicts by the chosen rule.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @return An object of class `c("cv_ssmddm", "ml_cv")`: the components of
 #'   [cv_mlls()], `fit` being the [ssmddm()] fit on all the data at the chosen
 #'   point, plus `k` and `lambda`.
@@ -38,12 +45,12 @@ cv_ssmddm <- function(x, y, k, alpha = c(0, 10^(-6:0)), beta = 10^(-6:0), r = NU
                       measure = "macro_f1", thresholds = c("oof", "train"),
                       select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                       progress = interactive(), method = c("auto", "primal", "dual"),
-                      tol = NULL, na_labels = c("refuse", "negative"), ...) {
+                      tol = NULL, na_labels = c("refuse", "negative"), rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_ssmddm"))
   check_no_dots(...)
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
-                    progress)
+                    progress, rule)
   method <- match.arg(method)
   axes <- mlls_grid_axes(alpha, beta, NULL)
   if (any(is.infinite(axes$beta)))

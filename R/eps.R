@@ -37,6 +37,10 @@
 #'   The logistic and SVM learners penalise their intercept, so a
 #'   constant added to a column of `x` changes their fits (see [br()]); the
 #'   ridge learner's do not.
+#' @param init A warm start: an `eps()` fit on the same rows (with as many
+#'   models), whose samples are taken again instead of drawn, each model's
+#'   solver starting from that model's weights (logistic and SVM learners).
+#'   [cv_eps()] walks its grid of costs so in each fold.
 #' @param ... Passed to [ps()] (and on to [br()]: `tol`, `max_iter`); for
 #'   the formula method, the arguments of the default method.
 #' @return An object of class `c("eps", "ml_fit")`, predicted by
@@ -63,7 +67,8 @@ eps <- function(x, ...) UseMethod("eps")
 eps.default <- function(x, y, n_models = 10, p = 2, b = 2, strategy = c("A", "B"),
                         sample = c("bootstrap", "subsample"), fraction = 0.67,
                         vote = c("class", "score"), threshold = 0.5,
-                        learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
+                        learner = c("logistic", "ridge", "svm"), cost = 1, init = NULL,
+                        ...) {
   call <- match.call()
   call[[1L]] <- quote(eps)
   strategy <- match.arg(strategy)
@@ -77,11 +82,16 @@ eps.default <- function(x, y, n_models = 10, p = 2, b = 2, strategy = c("A", "B"
   check_n_models(n_models)
   check_fraction(fraction, sample, n)
   cut <- decide_thresholds(threshold, colnames(y))
+  check_eps_init(init, n, n_models, learner)
   models <- rows <- vector("list", n_models)
   for (j in seq_len(n_models)) {
-    r <- sample_rows(n, sample, fraction)
-    models[[j]] <- ps.default(x[r, , drop = FALSE], y[r, , drop = FALSE], p = p, b = b,
-                              strategy = strategy, learner = learner, cost = cost, ...)
+    r <- if (is.null(init)) sample_rows(n, sample, fraction) else init$rows[[j]]
+    # a warm start of the class models (ridge is in closed form: none)
+    start <- if (!is.null(init) && learner != "ridge") list(init = init$models[[j]]$model)
+    models[[j]] <- do.call(ps.default, c(list(x[r, , drop = FALSE], y[r, , drop = FALSE],
+                                              p = p, b = b, strategy = strategy,
+                                              learner = learner, cost = cost),
+                                         start, list(...)))
     rows[[j]] <- r
   }
   new_ml_fit(list(models = models, rows = rows, sample = sample, vote = vote, p = p, b = b,
@@ -96,6 +106,17 @@ eps.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- eps.default(md$x, md$y, ...)
   with_formula(fit, md, match.call(), quote(eps))
+}
+
+# A warm start must come from eps() on as many rows, with as many models and
+# the same learner.
+check_eps_init <- function(init, n, n_models, learner) {
+  if (is.null(init)) return(invisible())
+  if (!inherits(init, "eps") || length(init$rows) != n_models || init$nobs != n ||
+      !identical(init$learner, learner))
+    stop_arg("'init' must be an eps() fit on the same rows, with n_models = ", n_models,
+             " and learner = \"", learner, "\"")
+  invisible()
 }
 
 # The rows of one model of an ensemble, from R's generator.

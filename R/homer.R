@@ -49,6 +49,11 @@
 #'   The logistic and SVM learners penalise their intercept, so a
 #'   constant added to a column of `x` changes their fits (see [br()]); the
 #'   ridge learner's do not.
+#' @param hierarchy `NULL` (the default: balanced k-means at every node), or
+#'   the label tree of an earlier fit, `fit$hierarchy` (a list, named by the
+#'   labels of each inner node, of its children), taken instead of clustering
+#'   at every node it names.  [cv_homer()] draws the tree once on all its
+#'   rows and gives it to every fold and to the refit.
 #' @param ... Passed to [br()] (`tol`, `max_iter`, `loss`, `intercept`); for
 #'   the formula method, the arguments of the default method.
 #' @return An object of class `c("homer", "ml_fit")`, predicted by
@@ -56,8 +61,9 @@
 #'   `labels`, the label indices below it, `children`, a list of label index
 #'   vectors, `rows`, its number of training rows, `model`, its [br()] fit,
 #'   and `child_node`, the index in `nodes` of each child's node or `NA`),
-#'   `k`, `iterations`, `learner`, `cut`, `labels`, `features`, `nobs`,
-#'   `call`, and the fields of the contract.
+#'   `hierarchy` (the children of every inner node, by its labels), `k`,
+#'   `iterations`, `learner`, `cut`, `labels`, `features`, `nobs`, `call`,
+#'   and the fields of the contract.
 #' @references Tsoumakas G., Katakis I. and Vlahavas I. (2008). Effective and
 #'   efficient multilabel classification in domains with large number of
 #'   labels. Proceedings of the ECML/PKDD 2008 Workshop on Mining
@@ -76,7 +82,8 @@ homer <- function(x, ...) UseMethod("homer")
 #' @rdname homer
 #' @export
 homer.default <- function(x, y, k = 3, iterations = 10,
-                          learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
+                          learner = c("logistic", "ridge", "svm"), cost = 1,
+                          hierarchy = NULL, ...) {
   call <- match.call()
   call[[1L]] <- quote(homer)
   learner <- match.arg(learner)
@@ -88,13 +95,18 @@ homer.default <- function(x, y, k = 3, iterations = 10,
   xy <- ml_xy(x, if (!missing(y)) y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = "homer")
+  if (!is.null(hierarchy) && !is.list(hierarchy))
+    stop_arg("'hierarchy' must be the $hierarchy of a homer() fit")
   nodes <- list()
+  tree <- list()
   grow <- function(labels, rows) {
     id <- length(nodes) + 1L
     nodes[[id]] <<- list()
+    key <- paste(labels, collapse = ",")
     children <- if (length(labels) <= k) as.list(labels) else
-      lapply(balanced_kmeans(y[rows, labels, drop = FALSE], k, iterations),
-             function(g) labels[g])
+      hierarchy[[key]] %||% lapply(balanced_kmeans(y[rows, labels, drop = FALSE], k, iterations),
+                                   function(g) labels[g])
+    tree[[key]] <<- children
     Z <- vapply(children, function(ch) rowSums(y[rows, ch, drop = FALSE]) > 0,
                 logical(length(rows)))
     Z <- matrix(Z, length(rows))
@@ -109,8 +121,9 @@ homer.default <- function(x, y, k = 3, iterations = 10,
     id
   }
   grow(seq_len(ncol(y)), seq_len(nrow(x)))
-  new_ml_fit(list(nodes = nodes, k = k, iterations = iterations, learner = learner,
-                  labels = colnames(y), features = colnames(x), nobs = nrow(x), call = call),
+  new_ml_fit(list(nodes = nodes, hierarchy = tree, k = k, iterations = iterations,
+                  learner = learner, labels = colnames(y), features = colnames(x),
+                  nobs = nrow(x), call = call),
              "homer", cut = stats::setNames(rep(natural_cut(learner), ncol(y)), colnames(y)),
              n_features = ncol(x))
 }
@@ -121,6 +134,25 @@ homer.formula <- function(x, data, subset, na.action = stats::na.fail, ...) {
   md <- model_data(match.call(expand.dots = FALSE), na.action, parent.frame())
   fit <- homer.default(md$x, md$y, ...)
   with_formula(fit, md, match.call(), quote(homer))
+}
+
+# The label tree homer() grows on labels y (n x m), without its models: the
+# children of every inner node (by its labels, as in fit$hierarchy), from the
+# same draws, in the same order, as a homer() fit on these rows.
+homer_hierarchy <- function(y, k, iterations) {
+  tree <- list()
+  grow <- function(labels, rows) {
+    if (length(labels) <= k) return(invisible())
+    children <- lapply(balanced_kmeans(y[rows, labels, drop = FALSE], k, iterations),
+                       function(g) labels[g])
+    tree[[paste(labels, collapse = ",")]] <<- children
+    for (ch in children) {
+      relevant <- rowSums(y[rows, ch, drop = FALSE]) > 0
+      if (length(ch) > 1 && any(relevant)) grow(ch, rows[relevant])
+    }
+  }
+  grow(seq_len(ncol(y)), seq_len(nrow(y)))
+  tree
 }
 
 # Balanced k-means of the columns of Y (n x L, 0/1), L > k: a list of at

@@ -237,14 +237,15 @@ ml_metrics <- function(y, score = NULL, pred = NULL, measures = NULL, prob = NUL
 #' @export
 measure_names <- function() all_measures()
 
-# The measures of the C table (usable in cross-validation) and the variants
-# computed in R by ml_metrics() only.
+# The measures of the C table and the variants computed in R; all of them
+# usable in cross-validation (the engine computes the variants fold by fold
+# through ml_metrics(), point_measures() in R/cv_engine.R).
 all_measures <- function() {
   base <- measure_table()
   base$default <- TRUE
   base$cv <- TRUE
   extra <- data.frame(name = c("macro_f1_pr", "ranking_loss_01"), needs = c("pred", "pred"),
-                      higher_better = c(TRUE, FALSE), default = FALSE, cv = FALSE,
+                      higher_better = c(TRUE, FALSE), default = FALSE, cv = TRUE,
                       stringsAsFactors = FALSE)
   rbind(base, extra)
 }

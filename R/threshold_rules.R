@@ -45,7 +45,9 @@
 #' @section In cross-validation:
 #' The same rules are one argument of the package's cross-validation,
 #' `rule =` of [ml_cv()], [cv_lp()], [cv_rakel()], [cv_eps()], [cv_clr()],
-#' [cv_homer()], [cv_brplus()] and [cv_dbr()]: candidates such as
+#' [cv_homer()], [cv_brplus()], [cv_dbr()], and of every other `cv_*()` whose
+#' labels come from scores ([cv_br()], [cv_cc()], [cv_pcc()], [cv_mlknn()],
+#' [cv_cplst()], [cv_mlls()], [cv_ssmddm()]): candidates such as
 #' `c("f1", "rcut", "mcut", "lcard+1")` (`"f1"` the engine's per-label cuts,
 #' `"scut"` SCut with `measure = "hamming"`, `"fixed"` at 0.5, `"+1"` the
 #' `at_least_one` correction), chosen with the hyperparameters by the
@@ -312,7 +314,7 @@ apply_rule <- function(base, one, params, score, pred = NULL) {
 # by the rule learnt on the other folds' out-of-fold scores and labels (`thr`:
 # the m x nfolds cuts of the engine, the "f1" rule's), scored as the decoder's
 # label sets are.
-rule_fold_measures <- function(rule, score, y, foldid, nfolds, thr, pred, code) {
+rule_fold_measures <- function(rule, score, y, foldid, nfolds, thr, pred, opt) {
   n <- nrow(score)
   m <- ncol(score)
   P <- matrix(0, n, m)
@@ -324,7 +326,7 @@ rule_fold_measures <- function(rule, score, y, foldid, nfolds, thr, pred, code) 
     P[va, ] <- apply_rule(rule$base, rule$one, params, score[va, , drop = FALSE],
                           if (!is.null(pred)) pred[va, , drop = FALSE])
   }
-  .Call(C_cv_point_measures_call, P, y, foldid, matrix(0.5, m, nfolds), code)
+  point_measures(P, y, foldid, matrix(0.5, m, nfolds), opt)
 }
 
 # The refit predicting by a rule: its parameters learnt on all the rows (the

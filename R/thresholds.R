@@ -25,8 +25,8 @@
 #'   single positive among n entries, well above the \eqn{2p/(1+p)}{2p / (1 + p)} of
 #'   predicting every entry at prevalence p); when the probability that it
 #'   reaches the F1 of the chosen cut is above `level` (computed exactly, ties
-#'   aside, for labels with up to 100 positives; with more, when the F1 is not
-#'   above \eqn{2p/(1+p)}{2p / (1 + p)}), the label falls back to the majority
+#'   aside, while entries times positives are at most \eqn{10^8}{1e8}; beyond,
+#'   when the F1 is not above \eqn{2p/(1+p)}{2p / (1 + p)}), the label falls back to the majority
 #'   rule: never predicted (`Inf`, F1 0) when its positives are fewer than half
 #'   of the entries, else always (`-Inf`).  Every threshold the package
 #'   chooses (training and out-of-fold, in every method's cross-validation)

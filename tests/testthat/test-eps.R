@@ -58,3 +58,47 @@ test_that("cv_eps cross-validates the cost on the engine", {
   expect_length(cv$cvm, 2)
   expect_identical(cv$fit$threshold_source, "oof")
 })
+
+test_that("eps(init = ) takes the samples of a fit again and warm-starts its models", {
+  pr <- labelset_problem(6, n = 80, m = 3)
+  set.seed(2)
+  f0 <- eps(pr$x, pr$y, n_models = 3, p = 1, cost = 0.1)
+  f1 <- eps(pr$x, pr$y, n_models = 3, p = 1, cost = 1, init = f0)
+  expect_identical(f1$rows, f0$rows)
+  # each model: the pruned-sets model of its sample at the new cost, fitted cold
+  for (j in 1:3) {
+    r <- f0$rows[[j]]
+    cold <- ps(pr$x[r, ], pr$y[r, ], p = 1, cost = 1, tol = 1e-10)
+    expect_equal(f1$models[[j]]$model$W, cold$model$W, tolerance = 1e-3)
+    expect_identical(rownames(f1$models[[j]]$sets), rownames(cold$sets))
+  }
+  expect_error(eps(pr$x, pr$y, n_models = 2, p = 1, init = f0), "'init' must be an eps")
+  expect_error(eps(pr$x[-1, ], pr$y[-1, ], n_models = 3, p = 1, init = f0), "'init'")
+})
+
+test_that("cv_eps walks the costs of a fold on the same samples, warm-started", {
+  pr <- labelset_problem(7, n = 60, m = 3)
+  foldid <- rep_len(1:3, 60)
+  rec <- new.env()
+  rec$seen <- list()
+  # record the cost and samples of every eps() fit (a trace at its exit)
+  utils::capture.output(trace("eps.default", exit = bquote(assign("seen", c(get("seen", envir = .(rec)),
+                                                       list(list(cost = cost, rows = rows))),
+                                            envir = .(rec))),
+        where = asNamespace("mlss"), print = FALSE))
+  on.exit(utils::capture.output(untrace("eps.default", where = asNamespace("mlss"))),
+          add = TRUE)
+  set.seed(5)
+  cv <- suppressMessages(cv_eps(pr$x, pr$y, cost = c(0.1, 1, 10), n_models = 2, p = 1,
+                                foldid = foldid))
+  seen <- rec$seen
+  # 3 folds x 3 costs, then the refit; a fold's three fits share their samples
+  expect_length(seen, 10)
+  folds <- split(seen[1:9], rep(1:3, 3))
+  for (f in folds) {
+    expect_identical(vapply(f, `[[`, 0, "cost"), c(0.1, 1, 10))
+    expect_identical(f[[2]]$rows, f[[1]]$rows)
+    expect_identical(f[[3]]$rows, f[[1]]$rows)
+  }
+  expect_false(identical(folds[[1]][[1]]$rows, folds[[2]][[1]]$rows))
+})

@@ -121,3 +121,40 @@ test_that("cv_homer cross-validates the cost on the engine", {
   expect_s3_class(cv, "cv_homer")
   expect_s3_class(cv$fit, "homer")
 })
+
+test_that("homer(hierarchy = ) takes a tree instead of clustering", {
+  pr <- homer_problem(5, n = 80, m = 7)
+  set.seed(1)
+  f1 <- homer(pr$x, pr$y, k = 2)
+  set.seed(99)
+  f2 <- homer(pr$x, pr$y, k = 2, hierarchy = f1$hierarchy)
+  expect_identical(lapply(f2$nodes, `[[`, "children"), lapply(f1$nodes, `[[`, "children"))
+  expect_identical(predict(f2, pr$x, type = "score"), predict(f1, pr$x, type = "score"))
+  # the tree without the models is the draw of a fit on the same rows
+  set.seed(4)
+  h <- mlss:::homer_hierarchy(pr$y, 2, 10)
+  set.seed(4)
+  f3 <- homer(pr$x, pr$y, k = 2)
+  expect_identical(f3$hierarchy[names(h)], h)
+  expect_true(all(lengths(strsplit(setdiff(names(f3$hierarchy), names(h)), ",")) <= 2))
+  expect_true(length(h) >= 2)
+  expect_error(homer(pr$x, pr$y, k = 2, hierarchy = "a"), "'hierarchy'")
+})
+
+test_that("cv_homer gives every fold and the refit the tree drawn once on all rows", {
+  pr <- homer_problem(6, n = 90, m = 7)
+  foldid <- rep_len(1:3, 90)
+  set.seed(2)
+  h <- mlss:::homer_hierarchy(pr$y, 2, 10)
+  set.seed(2)
+  cv <- suppressMessages(cv_homer(pr$x, pr$y, cost = c(0.1, 1), k = 2, foldid = foldid,
+                                  keep = TRUE))
+  expect_identical(cv$fit$hierarchy[names(h)], h)
+  # each fold's scores: a homer() fit on its training rows with that tree
+  for (g in 1:2) for (k in 1:3) {
+    tr <- foldid != k
+    f <- homer(pr$x[tr, ], pr$y[tr, ], k = 2, cost = cv$grid$cost[g], hierarchy = h)
+    expect_equal(cv$oof[!tr, , g], unname(predict(f, pr$x[!tr, ], type = "score")),
+                 tolerance = 1e-10, ignore_attr = TRUE)
+  }
+})

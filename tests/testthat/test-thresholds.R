@@ -100,7 +100,7 @@ f1_rule <- function(s, y, level = 0.05) {
     thr <- -Inf
   }
   keep <- level >= 1 || (best > f1_all &&
-                           (npos > 100 || chance_pvalue(ntot, npos, best) <= level))
+                           (ntot * npos > 1e8 || chance_pvalue(ntot, npos, best) <= level))
   if (keep) return(c(threshold = thr, f1 = best))
   # the majority rule ("always" only when no score is -Inf)
   if (2 * npos >= ntot && ninf == 0) c(threshold = -Inf, f1 = f1_all) else c(threshold = Inf, f1 = 0)
@@ -247,6 +247,31 @@ test_that("the chance rule keeps a cut only when random ranks rarely reach its F
   # the default level is 0.05: rank 5 of 100 passes, rank 6 does not
   expect_identical(unname(f1_thresholds(s, seq_len(n) == 5)$threshold), 95.5)
   expect_identical(unname(f1_thresholds(s, seq_len(n) == 6)$threshold), Inf)
+})
+
+test_that("the chance rule is exact beyond 100 positives, on a fold as on all rows", {
+  # scores without information, 107 positives among 391 rows (emotions'
+  # happy-pleased in Mulan's training part): the best cut beats the F1 of
+  # predicting every row, 2p / (1 + p), as the best of many cuts always does,
+  # but random ranks reach it often: the exact rule never predicts the label,
+  # on all rows as on four fifths of them (up to mlss 0.1.0 the rule switched
+  # to that lenient test above 100 positives: cross-validation measured
+  # "never" where the refit cut the scores)
+  set.seed(3)
+  n <- 391
+  y <- seq_len(n) %in% sample.int(n, 107)
+  s <- runif(n)
+  plain <- f1_thresholds(s, y, level = 1)
+  expect_gt(unname(plain$f1), 2 * 107 / (n + 107))
+  expect_gt(chance_pvalue(n, 107, unname(plain$f1)), 0.05)
+  expect_identical(unname(f1_thresholds(s, y)$threshold), Inf)
+  expect_identical(unname(f1_thresholds(s, y)$threshold), unname(f1_rule(s, y)[["threshold"]]))
+  fold <- rep_len(1:5, n)
+  cv <- .Call(mlss:::C_cv_point_thresholds_call, matrix(s), matrix(y), fold, 5L, 1L, 0.05)
+  expect_identical(as.vector(cv[1, 1:6]), rep(Inf, 6))
+  # an informative label of as many positives keeps its cut
+  s2 <- s + 0.6 * y
+  expect_true(is.finite(f1_thresholds(s2, y)$threshold))
 })
 
 test_that("the chance rule's probability equals a brute-force enumeration of the ranks", {
