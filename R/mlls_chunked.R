@@ -60,7 +60,7 @@
 #' chance rule of [f1_thresholds()] in its large-sample form: a label whose
 #' best F1 is not above \eqn{2p/(1+p)}{2p/(1+p)} (p its prevalence) falls
 #' back to the majority rule.  (The exact small-sample form, for labels with
-#' at most 100 positives, is not applied.)
+#' rows x positives up to 1e8, is not applied.)
 #'
 #' **The bound.** Let \eqn{F^*} be the best F1 over all thresholds, reached
 #' at a threshold \eqn{t^*} in the interval \eqn{(e_{k-1}, e_k]}, and
