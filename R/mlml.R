@@ -88,7 +88,8 @@
 #' an unnormalised label Laplacian \eqn{D_C - W_C}{D_C - W_C} removes part of it.
 #' Hidden-entry micro AUC / ranking loss (the ranking loss over the rows with
 #' a hidden positive and a hidden negative), one mask per set and rate
-#' (`mask_labels(seed = 2020)`), `beta = 0.1`, `knn = 10`:
+#' (`mask_labels(seed = 2020)`), `beta = 0.1`, `knn = 10`
+#' (`bench/mlml_rare_labels.R`):
 #' \preformatted{
 #' set      rate  gamma = 0.1   gamma = 0.01  gamma = 0     unnormalised L_C
 #'                (default)                                 gamma = 0.1
@@ -106,6 +107,12 @@
 #' with many rare labels (medical, enron) use `gamma = 0.01` or less, or
 #' choose `gamma` by cross-validation on held-out observed entries, as the
 #' paper does.
+#' The normalised label Laplacian is the authors' own choice as far as we can
+#' check: the code they released for the follow-up ML-MG (Wu, Lyu and Ghanem,
+#' ICCV 2015) builds \eqn{L_C = I - }{L_C = I - }(normalised label similarity), the
+#' similarity from the label matrix coded -1/0/+1 with 10 neighbours per
+#' label, and its demo sets the two weights to 0.1 (instances) and 0.01
+#' (labels).
 #'
 #' @section New data (transduction):
 #' MLML learns no function of the features.  `predict()` adds the new rows to
