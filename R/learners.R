@@ -476,7 +476,7 @@ ml_learner_kernlab <- function(kernel = "rbfdot", C = 1, sigma = NULL, prob.mode
       if (is.null(sigma)) "automatic" else list(sigma = sigma)
     } else list()
     x <- as.matrix(x)
-    if (!is.logical(y))
+    if (!is.logical(y) && !is.factor(y))
       return(list(svm = kernlab::ksvm(x, as.numeric(y), type = "eps-svr", kernel = kernel,
                                       kpar = kpar, C = C, scaled = FALSE, ...),
                   what = "regression"))
