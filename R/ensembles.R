@@ -137,6 +137,7 @@ ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold
     stop_arg("'features' must be one number in (0, 1] (the share of features per model)")
   d <- ncol(x)
   cut <- decide_thresholds(threshold, colnames(y))
+  x <- learner_input(learner, x)  # dense once, not per model and label
   models <- rows <- orders <- cols <- vector("list", n_models)
   constant <- 0L
   for (j in seq_len(n_models)) {
@@ -185,7 +186,7 @@ ensemble_fit <- function(x, y, kind, n_models, sample, fraction, vote, threshold
 # chain's greedy walk, BR's scores above its training F1 thresholds.
 ml_scores.ml_ensemble <- function(object, x, type = "score", y = NULL, ...) {
   check_no_options(list(...))
-  x_all <- x
+  x <- x_all <- learner_input(object$learner, x)
   score <- 0
   for (j in seq_along(object$models)) {
     f <- object$models[[j]]

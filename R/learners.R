@@ -306,6 +306,12 @@ learner_predict_labels <- function(learner, parts, newx, labels) {
   out
 }
 
+# x as the learner takes it: a sparse Matrix made dense once for a learner
+# without sparse input (instead of once per label in learner_fit_one()).
+learner_input <- function(learner, x) {
+  if (is_learner(learner) && !learner$sparse && inherits(x, "Matrix")) as.matrix(x) else x
+}
+
 # One multi-class model (a multi-class learner, y a factor of the classes).
 learner_fit_multi <- function(learner, x, y) {
   if (!learner$sparse && inherits(x, "Matrix")) x <- as.matrix(x)

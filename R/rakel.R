@@ -107,6 +107,7 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
     rakel_overlapping(L, k, m)
   }
   cut <- decide_thresholds(threshold, colnames(y))
+  x <- learner_input(base, x)  # dense once, not per model and class
   # a subset equal to an earlier one as a set is not fitted again: its model
   # is the earlier one's with the labels permuted (`same`: the earlier index)
   same <- rakel_same(subsets)
@@ -185,6 +186,7 @@ rakel_disjoint <- function(L, k) {
 ml_scores.rakel <- function(object, x, type = "score", y = NULL, ...) {
   check_no_options(list(...))
   L <- length(object$labels)
+  x <- learner_input(object$learner, x)
   votes <- matrix(0, nrow(x), L)
   used <- numeric(L)
   same <- object$same %||% seq_along(object$models)

@@ -242,3 +242,30 @@ test_that("kernlab's and ranger's multi-class adapters give class probabilities 
                  unname(fit$sets[max.col(P, ties.method = "first"), , drop = FALSE] + 0))
   }
 })
+
+test_that("a dense learner gets sparse features made dense once, with the same fits", {
+  skip_if_not_installed("Matrix")
+  pr <- labelset_problem(seed = 12, n = 70, m = 5, sd = 0.8, n_new = 12)
+  xs <- Matrix::Matrix(pr$x * (abs(pr$x) > 0.5), sparse = TRUE)
+  xd <- as.matrix(xs)
+  log <- new.env()
+  lrn <- centroid_learner(log)
+  lrn$fit <- local({
+    inner <- lrn$fit
+    function(x, y) {
+      log$sparse <- c(log$sparse, inherits(x, "Matrix"))
+      inner(x, y)
+    }
+  })
+  subsets <- list(1:3, 3:5)
+  f_s <- rakel(xs, pr$y, subsets = subsets, learner = lrn)
+  f_d <- rakel(xd, pr$y, subsets = subsets, learner = lrn)
+  newx <- Matrix::Matrix(pr$newx, sparse = TRUE)
+  expect_equal(predict(f_s, newx, type = "score"), predict(f_d, pr$newx, type = "score"))
+  set.seed(1)
+  e_s <- ecc(xs, pr$y, n_models = 2, learner = lrn, features = 0.5)
+  set.seed(1)
+  e_d <- ecc(xd, pr$y, n_models = 2, learner = lrn, features = 0.5)
+  expect_equal(predict(e_s, newx, type = "score"), predict(e_d, pr$newx, type = "score"))
+  expect_false(any(log$sparse))
+})
