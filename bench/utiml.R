@@ -92,6 +92,9 @@ svm_dv <- ml_learner_e1071(probability = FALSE)  # the same SVM's decision value
 pkgs <- strsplit(Sys.getenv("BENCH_PKGS", "utiml,mlss"), ",")[[1]]
 oof <- Sys.getenv("BENCH_OOF", "0") == "1"   # BR with out-of-fold cuts (slow)
 out <- Sys.getenv("BENCH_OUT", "")             # append the rows to this csv
+# BENCH_LEAN=1: only the models that are utiml's (no RAkEL of mlss's own
+# draw, no ECC of Read et al.'s draws)
+lean <- Sys.getenv("BENCH_LEAN", "0") == "1"
 res <- NULL
 show <- function(r) {
   cat(sprintf("%-9s %-26s %-6s %8.4f %8.4f %8.4f %8.4f %9.1f\n", r$set, r$method, r$package,
@@ -224,6 +227,8 @@ for (set in sets) {
       m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, subsets = ut_sub, learner = svm,
                                           threshold = 0.5 - 1e-9), xte))
       add("RAkELo k=3 (utiml's subsets)", "mlss", m$value$class, m$cpu)
+    }
+    if ("mlss" %in% pkgs && !lean) {
       set.seed(26)
       m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, m = min(2 * L, choose(L, 3)),
                                           learner = svm), xte))
@@ -249,6 +254,8 @@ for (set in sets) {
       s <- predict(m$value, xte, type = "score")
       add("ECC 10 (LCard, 1+)", "mlss", utiml_lcard(s, card), m$cpu)
       add("ECC 10 (>0.5)", "mlss", s > 0.5, m$cpu)
+    }
+    if ("mlss" %in% pkgs && !lean) {
       set.seed(26)
       m <- cpu(mlss::ecc(xtr, ytr, n_models = 10, learner = svm))
       s <- predict(m$value, xte, type = "score")
