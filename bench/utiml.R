@@ -95,6 +95,11 @@ out <- Sys.getenv("BENCH_OUT", "")             # append the rows to this csv
 # BENCH_LEAN=1: only the models that are utiml's (no RAkEL of mlss's own
 # draw, no ECC of Read et al.'s draws)
 lean <- Sys.getenv("BENCH_LEAN", "0") == "1"
+# BENCH_FAST=1: also mlss's LP, RAkEL and ECC with the same SVM without
+# Platt's probabilities (libsvm's own class: one-vs-one votes for a label
+# powerset, the sign of the decision value for a chain): not utiml's model
+# (its labels come from Platt's probabilities), about a fifth of the fits
+fast <- Sys.getenv("BENCH_FAST", "0") == "1"
 res <- NULL
 show <- function(r) {
   cat(sprintf("%-9s %-26s %-6s %8.4f %8.4f %8.4f %8.4f %9.1f\n", r$set, r$method, r$package,
@@ -207,6 +212,11 @@ for (set in sets) {
       add("LP", "mlss", m$value$class, m$cpu)
       add("LP (1+ on marginals)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
     }
+    if ("mlss" %in% pkgs && fast) {
+      set.seed(26)
+      m <- cpu(predict(mlss::lp(xtr, ytr, learner = svm_dv), xte))
+      add("LP (no Platt: SVM vote)", "mlss", m$value, m$cpu)
+    }
   }
   if ("RAkEL" %in% methods) {
     # RAkELo, k = 3, m = 2L, votes >= 0.5 (utiml's cut; mlss's own is > 0.5)
@@ -227,6 +237,12 @@ for (set in sets) {
       m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, subsets = ut_sub, learner = svm,
                                           threshold = 0.5 - 1e-9), xte))
       add("RAkELo k=3 (utiml's subsets)", "mlss", m$value$class, m$cpu)
+    }
+    if ("mlss" %in% pkgs && fast) {
+      set.seed(26)
+      m <- cpu(predict(mlss::rakel(xtr, ytr, k = 3, subsets = ut_sub, learner = svm_dv,
+                                   threshold = 0.5 - 1e-9), xte))
+      add("RAkELo k=3 (utiml's subsets, no Platt)", "mlss", m$value, m$cpu)
     }
     if ("mlss" %in% pkgs && !lean) {
       set.seed(26)
@@ -254,6 +270,13 @@ for (set in sets) {
       s <- predict(m$value, xte, type = "score")
       add("ECC 10 (LCard, 1+)", "mlss", utiml_lcard(s, card), m$cpu)
       add("ECC 10 (>0.5)", "mlss", s > 0.5, m$cpu)
+    }
+    if ("mlss" %in% pkgs && fast) {
+      set.seed(26)
+      m <- cpu(mlss::ecc(xtr, ytr, n_models = 10, learner = svm_dv, fraction = 0.75,
+                         features = 0.5))
+      s <- predict(m$value, xte, type = "score")
+      add("ECC 10 (no Platt; LCard, 1+)", "mlss", utiml_lcard(s, card), m$cpu)
     }
     if ("mlss" %in% pkgs && !lean) {
       set.seed(26)
