@@ -25,15 +25,23 @@
 # * utiml labels a row that its method leaves empty with its most probable
 #   label (its default, utiml.empty.prediction = FALSE): "1+" in the tables;
 #   mlss's methods are shown with and without that correction.
-# * LP: utiml fits one multi-class e1071 SVM (libsvm's one-vs-one); mlss
-#   scores the label sets one-vs-rest with the learner (rakel() with the one
-#   subset of all labels): not the same model.
-# * RAkEL: both RAkELo, k = 3, 2L models, votes > 0.5; utiml's label powersets
-#   are multi-class SVMs, mlss's one-vs-rest as for LP; the subsets differ
-#   (each package's own draw).
+# * LP: the same model: one multi-class e1071 SVM (libsvm's one-vs-one, Platt's
+#   probabilities) on the label sets, the most probable set predicted
+#   (mlss: lp(learner = ml_learner_e1071()), a multi-class learner).
+# * RAkEL: RAkELo, k = 3, m = 2L; mlss with utiml's subsets (its draw can
+#   repeat a subset, which mlss fits once) and its cut (votes >= 0.5), and
+#   with its own draw (> 0.5).  bench/utiml_same.R checks the equality
+#   entry by entry.
 # * ECC: 10 chains; utiml samples 75% of the rows with replacement and half
-#   of the features per chain (its defaults), mlss bootstraps the rows and
-#   keeps every feature (Read et al.'s ECC); votes > 0.5.
+#   of the features per chain (its defaults), averages the class votes and
+#   cuts them by LCard, then "1+"; mlss: ecc(fraction = 0.75, features = 0.5)
+#   with the same cut (utiml_lcard() below), and, unless BENCH_LEAN=1,
+#   Read et al.'s ECC (bootstrap, all features).
+# BENCH_PKGS (default "utiml,mlss") runs one package only; BENCH_OUT appends
+# the rows to a csv (bench/utiml_table.R makes the tables of
+# bench/utiml_results.md from such files); BENCH_OOF=1 adds BR with
+# out-of-fold F1 cuts; BENCH_FAST=1 the same SVM without Platt's
+# probabilities.
 source(file.path("bench", "common.R"))
 suppressPackageStartupMessages({
   library(utiml)
