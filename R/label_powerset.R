@@ -8,7 +8,18 @@
 #' the frequent label sets it contains instead.
 #'
 #' @section The class model:
-#' The classes are scored one-vs-rest by binary relevance ([br()], the
+#' With a multi-class learner object (`learner = ml_learner_e1071()`, or
+#' one's own made with `ml_learner(multiclass = TRUE)`, see [ml_learner()]),
+#' the classes are fitted as one multi-class model, whose class
+#' probabilities are \eqn{p_k(x)}{p_k(x)} (normalised to sum 1): with
+#' [ml_learner_e1071()] this is utiml's label powerset (one libsvm
+#' one-vs-one SVM, Platt's pairwise-coupled probabilities; the most
+#' probable class is e1071's predicted class).  Any other learner object
+#' scores the classes one-vs-rest, one binary model per class, as
+#' [br()] does with it (probabilities normalised as below, or the softmax of
+#' its scores).
+#'
+#' Otherwise the classes are scored one-vs-rest by binary relevance ([br()], the
 #' package's own C solvers) on the K indicator columns of the label sets:
 #' with the default `learner = "logistic"`, K L2-regularised logistic
 #' regressions (cost `cost`, intercept), whose probabilities
@@ -17,7 +28,10 @@
 #' with `"ridge"` or `"svm"`, the decision values \eqn{f_k(x)} become
 #' \eqn{p_k(x) = e^{f_k(x)} / \sum_j e^{f_j(x)}}{p_k(x) = exp(f_k(x)) / sum_j exp(f_j(x))}
 #' (a softmax: a ranking, not a calibrated probability).  With a single
-#' label set in training, that set is always predicted.
+#' label set in training, that set is always predicted.  A row whose class
+#' probabilities are all 0 (every one underflows, or the learner gives 0 to
+#' every class) or not finite gets the classes' training frequencies
+#' (`counts / sum(counts)`) instead of 0 / 0.
 #'
 #' `predict(type = "class")` returns the label set of the class of highest
 #' \eqn{p_k(x)} (among equal ones, the class seen most often in training,
@@ -54,11 +68,14 @@
 #' @param y Labels: an n x m logical, 0/1 or -1/+1 matrix or data frame (no
 #'   `NA`).
 #' @param learner The binary learner of [br()] that scores each class:
-#'   `"logistic"` (default), `"ridge"` or `"svm"`.
+#'   `"logistic"` (default), `"ridge"` or `"svm"`; or a learner object
+#'   ([ml_learner()]): a multi-class one fits the classes as one model, any
+#'   other scores them one-vs-rest (see *The class model*).
 #'   The logistic and SVM learners penalise their intercept, so a
 #'   constant added to a column of `x` changes their fits (see [br()]); the
 #'   ridge learner's do not.
-#' @param cost The learner's cost \eqn{C} (one number; 1 by default).
+#' @param cost The learner's cost \eqn{C} (one number; 1 by default); with a
+#'   learner object and `cost` left out, the learner's own parameters.
 #' @param p `ps()`: label sets carried by fewer than `p` examples are pruned
 #'   (a whole number >= 1; 1 prunes nothing, LP).
 #' @param b `ps()`: strategy A, the number of subsets reintroduced per
@@ -96,6 +113,26 @@
 #' summary(predict(fit, d, type = "prob"))
 #' pfit <- ps(d, p = 3, b = 2)
 #' c(classes_lp = nrow(fit$sets), classes_ps = nrow(pfit$sets))
+#' # a multi-class learner of one's own: the nearest class centroid, with
+#' # probabilities from the distances
+#' centroids <- ml_learner("centroids",
+#'   fit = function(x, y) {
+#'     cls <- if (is.factor(y)) y else factor(y, levels = c(FALSE, TRUE))
+#'     list(mu = rowsum(x, cls) / as.vector(table(cls)), multi = is.factor(y))
+#'   },
+#'   predict = function(model, newx) {
+#'     d2 <- sapply(rownames(model$mu), function(k) colSums((t(newx) - model$mu[k, ])^2))
+#'     P <- exp(-(d2 - apply(d2, 1, min)))
+#'     P <- P / rowSums(P)
+#'     if (model$multi) P else P[, "TRUE"]
+#'   },
+#'   multiclass = TRUE)
+#' fitc <- lp(d$x[d$train, ], d$y[d$train, ], learner = centroids)
+#' fitc
+#' \donttest{
+#' if (requireNamespace("e1071", quietly = TRUE))  # utiml's LP: one multi-class SVM
+#'   lp(d, learner = ml_learner_e1071())
+#' }
 #' @export
 lp <- function(x, ...) UseMethod("lp")
 
@@ -104,7 +141,10 @@ lp <- function(x, ...) UseMethod("lp")
 lp.default <- function(x, y, learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
   call <- match.call()
   call[[1L]] <- quote(lp)
-  learner <- match.arg(learner)
+  if (is_learner(learner)) {
+    learner <- validate_ml_learner(learner)
+    if (missing(cost)) cost <- NULL  # the learner's own parameters
+  } else learner <- match.arg(learner)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = "lp")
@@ -127,7 +167,10 @@ ps.default <- function(x, y, p = 2, b = 2, strategy = c("A", "B"),
                        learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
   call <- match.call()
   call[[1L]] <- quote(ps)
-  learner <- match.arg(learner)
+  if (is_learner(learner)) {
+    learner <- validate_ml_learner(learner)
+    if (missing(cost)) cost <- NULL  # the learner's own parameters
+  } else learner <- match.arg(learner)
   strategy <- match.arg(strategy)
   if (!is.numeric(p) || length(p) != 1 || is.na(p) || p < 1 || p != round(p))
     stop_arg("'p' must be one whole number >= 1 (label sets with fewer examples are pruned)")
@@ -194,8 +237,10 @@ pruned_rows <- function(y, p, b, strategy) {
   list(row = row, y = lab, pruned = sum(!keep), added = added)
 }
 
-# LP on rows `row` of x with label sets y (one row each): the classes, their
-# indicators, one br() fit.
+# LP on rows `row` of x with label sets y (one row each): the classes and
+# one multi-class fit (a multi-class learner object) or one br() fit on their
+# indicators.  `norm`: how lp_class_prob() makes class probabilities of the
+# model's output ("prob": normalised, "softmax": of scores).
 lp_fit <- function(x, y, row, learner, cost, ...) {
   keys <- label_set_keys(y)
   tab <- table(keys)
@@ -206,14 +251,23 @@ lp_fit <- function(x, y, row, learner, cost, ...) {
   rownames(sets) <- classes
   K <- length(classes)
   model <- NULL
-  if (K > 1) {
+  obj <- is_learner(learner)
+  multi <- obj && isTRUE(learner$multiclass)
+  norm <- if (multi || (obj && learner$type == "prob") || identical(learner, "logistic"))
+    "prob" else "softmax"
+  if (K > 1 && multi) {
+    if (!is.null(cost)) learner <- update(learner, cost = cost)
+    check_no_options(list(...))
+    model <- learner_fit_multi(learner, x[row, , drop = FALSE], factor(keys, levels = classes))
+  } else if (K > 1) {
     Z <- outer(keys, classes, `==`)
     colnames(Z) <- paste0("set", seq_len(K))
-    model <- br(x[row, , drop = FALSE], Z, learner = learner, cost = cost, ...)
+    model <- if (obj && is.null(cost)) br(x[row, , drop = FALSE], Z, learner = learner, ...)
+             else br(x[row, , drop = FALSE], Z, learner = learner, cost = cost, ...)
   }
   list(sets = sets, counts = stats::setNames(as.vector(tab[classes]), classes),
-       model = model, learner = learner, labels = colnames(y), features = colnames(x),
-       nobs = nrow(x), n_features = ncol(x))
+       model = model, learner = learner, multiclass = multi, norm = norm,
+       labels = colnames(y), features = colnames(x), nobs = nrow(x), n_features = ncol(x))
 }
 
 # The pipeline (predict.ml_fit() in R/predict.R) asks for the marginals
@@ -242,17 +296,29 @@ lp_vector_prob <- function(object, P, y) {
   out
 }
 
-# The n x K class probabilities of checked new data x.
+# The n x K class probabilities of checked new data x.  A row whose
+# probabilities sum to 0 (all underflow, or a class model that gives every
+# class 0) or are not finite gets the training frequencies of the classes.
 lp_class_prob <- function(object, x) {
   K <- nrow(object$sets)
   if (is.null(object$model))
     return(matrix(1, nrow(x), 1, dimnames = list(rownames(x), rownames(object$sets))))
-  q <- ml_scores(object$model, x)
-  if (object$learner == "logistic") {
-    P <- q / rowSums(q)
+  q <- if (isTRUE(object$multiclass))
+    learner_predict_multi(object$learner, object$model, x, rownames(object$sets))
+  else ml_scores(object$model, x)
+  norm <- object$norm %||% if (identical(object$learner, "logistic")) "prob" else "softmax"
+  if (norm == "prob") {
+    s <- rowSums(q)
+    P <- q / s
   } else {
     e <- exp(q - apply(q, 1, max))
-    P <- e / rowSums(e)
+    s <- rowSums(e)
+    P <- e / s
+  }
+  bad <- !is.finite(s) | s <= 0 | !is.finite(rowSums(P))
+  if (any(bad)) {
+    prior <- object$counts / sum(object$counts)
+    P[bad, ] <- rep(prior, each = sum(bad))
   }
   dimnames(P) <- list(rownames(x), rownames(object$sets))
   P
@@ -262,10 +328,14 @@ lp_class_prob <- function(object, x) {
 print.lp <- function(x, ...) {
   cat("\nCall:  ", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n\n", sep = "")
   what <- if (inherits(x, "ps")) "Pruned sets" else "Label powerset"
-  model <- c(logistic = "logistic regression", ridge = "ridge regression",
-             svm = "a linear SVM")[[x$learner]]
-  cat(what, ": ", nrow(x$sets), " label sets as classes, scored one-vs-rest by ",
-      model, ", on ", x$nobs,
+  how <- if (is_learner(x$learner)) {
+    if (isTRUE(x$multiclass)) paste0("fitted as one multi-class model by learner '",
+                                    x$learner$name, "'")
+    else paste0("scored one-vs-rest by learner '", x$learner$name, "'")
+  } else paste0("scored one-vs-rest by ", c(logistic = "logistic regression",
+                                            ridge = "ridge regression",
+                                            svm = "a linear SVM")[[x$learner]])
+  cat(what, ": ", nrow(x$sets), " label sets as classes, ", how, ", on ", x$nobs,
       " instances, ", length(x$features), " features, ", length(x$labels), " labels\n",
       sep = "")
   if (inherits(x, "ps"))

@@ -24,6 +24,24 @@
 #' scores, see [br()]); where a method needs a fixed cut (the greedy walk of
 #' [cc()]) it is 0.5 for probabilities and 0 for scores.
 #'
+#' @section Multi-class learners:
+#' A learner made with `multiclass = TRUE` also fits one multi-class model:
+#' [lp()], [ps()] and [rakel()] then fit their label sets as the classes of
+#' one model (as utiml and MEKA do) instead of one-vs-rest.  `fit(x, y, ...)`
+#' then gets `y` as a factor whose levels are the classes (the label sets'
+#' keys, "0110..."; every level has training rows, at least two levels),
+#' and `predict(model, newx)` must return the n x K matrix of the class
+#' probabilities, one column per level, named by the levels (rows are
+#' normalised to sum 1; a row summing to 0 gets the classes' training
+#' frequencies).  The same `fit` and `predict` still get a logical `y` (one
+#' binary label) from the other methods, so the two cases are told apart by
+#' `is.factor(y)` in `fit` and by the model in `predict` (see Examples).
+#' `ml_learner_e1071()`, `ml_learner_kernlab()` and `ml_learner_ranger()`
+#' are multi-class learners (e1071's and kernlab's SVMs: libsvm's
+#' one-vs-one with Platt's pairwise-coupled probabilities, utiml's label
+#' powerset model; without probabilities, the predicted class with
+#' probability 1).
+#'
 #' @section Built-in learners:
 #' `ml_learner_ridge()`, `ml_learner_logistic()` and `ml_learner_svm()` are
 #' the solvers of [br()] (see there for the models): `br(x, y, learner =
@@ -69,6 +87,10 @@
 #' @param params A named list: the learner's parameters, passed to `fit` as
 #'   arguments, changed by [update()] and tuned by [cv_br()].
 #' @param regression Can `fit` take a numeric `y` (a regressor for [lewl()])?
+#' @param multiclass Can `fit` take a factor `y` with the classes of a label
+#'   powerset, `predict` then giving class probabilities (see *Multi-class
+#'   learners*)?  Its multi-class predictions are class probabilities
+#'   whatever `type` says of its binary ones.
 #' @param cost,intercept,loss,tol,max_iter For the built-in learners, as in
 #'   [br()].
 #' @param kernel The kernel: e1071's name (`"radial"`, ...) for
@@ -86,7 +108,7 @@
 #'   `ml_learner_ranger()`, `ml_learner_glmnet()`: further arguments of the
 #'   underlying function, kept in `params`.
 #' @return An object of class `"ml_learner"`: a list with `name`, `fit`,
-#'   `predict`, `type`, `sparse`, `params`, `regression` and, for the
+#'   `predict`, `type`, `sparse`, `params`, `regression`, `multiclass` and, for the
 #'   built-in learners, `builtin` (`"ridge"`, `"logistic"` or `"svm"`).
 #' @seealso [update.ml_learner()], [br()], [cv_br()].
 #' @examples
@@ -119,6 +141,27 @@
 #' fit <- cc(x, y, learner = lm_learner)
 #' fit <- lewl(x, y, regressor = lm_learner)
 #'
+#' # a multi-class learner for lp(), ps() and rakel(): multinomial naive
+#' # Gaussian class model of one's own, here with a shared variance
+#' gauss <- ml_learner("gauss",
+#'   fit = function(x, y) {
+#'     cls <- if (is.factor(y)) y else factor(y, levels = c(FALSE, TRUE))
+#'     list(mu = rowsum(x, cls) / as.vector(table(cls)), v = apply(x, 2, var) + 1e-6,
+#'          prior = as.vector(table(cls)) / length(cls), levels = levels(cls),
+#'          multi = is.factor(y))
+#'   },
+#'   predict = function(model, newx) {
+#'     ll <- sapply(seq_along(model$levels), function(k)
+#'       log(model$prior[k]) - colSums((t(newx) - model$mu[k, ])^2 / model$v) / 2)
+#'     P <- exp(ll - apply(ll, 1, max))
+#'     P <- P / rowSums(P)
+#'     colnames(P) <- model$levels
+#'     if (model$multi) P else P[, "TRUE"]   # a matrix for LP, one column otherwise
+#'   },
+#'   multiclass = TRUE)
+#' fit <- lp(x, y, learner = gauss)
+#' head(predict(fit, x))
+#'
 #' # the built-in linear SVM as a learner object, and a change of parameter
 #' br(d, learner = update(ml_learner_svm(), cost = 0.1))
 #' \donttest{
@@ -127,15 +170,17 @@
 #' }
 #' @export
 ml_learner <- function(name, fit, predict, type = c("prob", "score"), sparse = FALSE,
-                       params = list(), regression = FALSE) {
+                       params = list(), regression = FALSE, multiclass = FALSE) {
   if (missing(type)) type <- "prob"
-  validate_ml_learner(new_ml_learner(name, fit, predict, type, sparse, params, regression))
+  validate_ml_learner(new_ml_learner(name, fit, predict, type, sparse, params, regression,
+                                     multiclass = multiclass))
 }
 
 new_ml_learner <- function(name, fit, predict, type, sparse, params, regression,
-                           builtin = NULL) {
+                           builtin = NULL, multiclass = FALSE) {
   structure(list(name = name, fit = fit, predict = predict, type = type, sparse = sparse,
-                 params = params, regression = regression, builtin = builtin),
+                 params = params, regression = regression, builtin = builtin,
+                 multiclass = multiclass),
             class = "ml_learner")
 }
 
@@ -151,7 +196,8 @@ validate_ml_learner <- function(learner, arg = "learner") {
     stop_arg("the learner's 'predict' must be a function(model, newx)")
   if (!identical(learner$type, "prob") && !identical(learner$type, "score"))
     stop_arg("the learner's 'type' must be \"prob\" or \"score\"")
-  for (f in c("sparse", "regression"))
+  if (is.null(learner$multiclass)) learner$multiclass <- FALSE  # made before it existed
+  for (f in c("sparse", "regression", "multiclass"))
     if (!is.logical(learner[[f]]) || length(learner[[f]]) != 1 || is.na(learner[[f]]))
       stop_arg("the learner's '", f, "' must be TRUE or FALSE")
   p <- learner$params
@@ -171,7 +217,8 @@ validate_ml_learner <- function(learner, arg = "learner") {
 print.ml_learner <- function(x, ...) {
   cat("Learner '", x$name, "': ", if (x$type == "prob") "probabilities" else "scores",
       if (x$sparse) ", sparse input" else ", dense input",
-      if (x$regression) ", also a regressor", if (!is.null(x$builtin)) " (built in)", "\n",
+      if (x$regression) ", also a regressor", if (isTRUE(x$multiclass)) ", multi-class",
+      if (!is.null(x$builtin)) " (built in)", "\n",
       sep = "")
   p <- x$params[!vapply(x$params, is.null, NA)]
   if (length(p)) {
@@ -256,6 +303,35 @@ learner_predict_labels <- function(learner, parts, newx, labels) {
   out <- matrix(0, nrow(newx), length(parts), dimnames = list(rownames(newx), labels))
   for (l in seq_along(parts))
     out[, l] <- learner_predict_one(learner, parts[[l]], newx, labels[l])
+  out
+}
+
+# x as the learner takes it: a sparse Matrix made dense once for a learner
+# without sparse input (instead of once per label in learner_fit_one()).
+learner_input <- function(learner, x) {
+  if (is_learner(learner) && !learner$sparse && inherits(x, "Matrix")) as.matrix(x) else x
+}
+
+# One multi-class model (a multi-class learner, y a factor of the classes).
+learner_fit_multi <- function(learner, x, y) {
+  if (!learner$sparse && inherits(x, "Matrix")) x <- as.matrix(x)
+  do.call(learner$fit, c(list(x, y), learner$params))
+}
+
+# Its n x K class probabilities, columns in the order of `classes` (a class
+# the learner leaves out gets 0).
+learner_predict_multi <- function(learner, model, newx, classes) {
+  n <- nrow(newx)
+  if (!learner$sparse && inherits(newx, "Matrix")) newx <- as.matrix(newx)
+  P <- learner$predict(model, newx)
+  if (!is.matrix(P) || !is.numeric(P) || nrow(P) != n || is.null(colnames(P)) ||
+      anyNA(P) || any(P < 0))
+    stop_arg("the predict function of the multi-class learner '", learner$name,
+             "' must return an n x K matrix of class probabilities (", n,
+             " rows, no NA, >= 0) with the classes as column names")
+  k <- match(classes, colnames(P))
+  out <- matrix(0, n, length(classes))
+  out[, !is.na(k)] <- P[, k[!is.na(k)], drop = FALSE]
   out
 }
 
@@ -358,6 +434,13 @@ ml_learner_e1071 <- function(kernel = "radial", cost = 1, gamma = NULL, probabil
   fit <- function(x, y, kernel = "radial", cost = 1, gamma = NULL, probability = TRUE,
                   degree = 3, coef0 = 0, scale = TRUE, ...) {
     if (is.null(gamma)) gamma <- 1 / ncol(x)
+    if (is.factor(y)) {  # the classes of a label powerset: one libsvm model
+      model <- e1071::svm(x, y, type = "C-classification", kernel = kernel, cost = cost,
+                          gamma = gamma, degree = degree, coef0 = coef0,
+                          probability = probability, scale = scale, ...)
+      attr(model, "mlss_multiclass") <- TRUE
+      return(model)
+    }
     if (is.logical(y))
       e1071::svm(x, factor(y, levels = c(FALSE, TRUE)), type = "C-classification",
                  kernel = kernel, cost = cost, gamma = gamma, degree = degree, coef0 = coef0,
@@ -368,6 +451,12 @@ ml_learner_e1071 <- function(kernel = "radial", cost = 1, gamma = NULL, probabil
   }
   predict <- function(model, newx) {
     if (model$type == 3L) return(as.numeric(stats::predict(model, newx)))
+    if (isTRUE(attr(model, "mlss_multiclass"))) {
+      if (model$compprob)
+        return(attr(stats::predict(model, newx, probability = TRUE), "probabilities"))
+      cls <- stats::predict(model, newx)
+      return(one_hot(cls, model$levels))
+    }
     if (model$compprob) {
       p <- attr(stats::predict(model, newx, probability = TRUE), "probabilities")
       return(p[, "TRUE"])
@@ -380,7 +469,7 @@ ml_learner_e1071 <- function(kernel = "radial", cost = 1, gamma = NULL, probabil
     "e1071 svm", fit, predict, type = if (probability) "prob" else "score", sparse = FALSE,
     params = c(list(kernel = kernel, cost = cost, gamma = gamma, probability = probability,
                     degree = degree, coef0 = coef0, scale = scale), list(...)),
-    regression = TRUE), "probability"))
+    regression = TRUE, multiclass = TRUE), "probability"))
 }
 
 #' @rdname ml_learner
@@ -393,10 +482,14 @@ ml_learner_kernlab <- function(kernel = "rbfdot", C = 1, sigma = NULL, prob.mode
       if (is.null(sigma)) "automatic" else list(sigma = sigma)
     } else list()
     x <- as.matrix(x)
-    if (!is.logical(y))
+    if (!is.logical(y) && !is.factor(y))
       return(list(svm = kernlab::ksvm(x, as.numeric(y), type = "eps-svr", kernel = kernel,
                                       kpar = kpar, C = C, scaled = FALSE, ...),
                   what = "regression"))
+    if (is.factor(y))
+      return(list(svm = kernlab::ksvm(x, y, type = "C-svc", kernel = kernel, kpar = kpar,
+                                      C = C, prob.model = prob.model, scaled = FALSE, ...),
+                  what = "multiclass", levels = levels(y), prob = prob.model))
     list(svm = kernlab::ksvm(x, factor(y, levels = c(FALSE, TRUE)), type = "C-svc",
                              kernel = kernel, kpar = kpar, C = C, prob.model = prob.model,
                              scaled = FALSE, ...),
@@ -406,6 +499,9 @@ ml_learner_kernlab <- function(kernel = "rbfdot", C = 1, sigma = NULL, prob.mode
     newx <- as.matrix(newx)
     switch(model$what,
            regression = as.numeric(kernlab::predict(model$svm, newx)),
+           multiclass = if (model$prob)
+             kernlab::predict(model$svm, newx, type = "probabilities")
+             else one_hot(kernlab::predict(model$svm, newx), model$levels),
            prob = kernlab::predict(model$svm, newx, type = "probabilities")[, "TRUE"],
            # kernlab's decision value is positive for the second level (TRUE)
            score = as.numeric(kernlab::predict(model$svm, newx, type = "decision")))
@@ -414,7 +510,15 @@ ml_learner_kernlab <- function(kernel = "rbfdot", C = 1, sigma = NULL, prob.mode
     "kernlab ksvm", fit, predict, type = if (prob.model) "prob" else "score", sparse = FALSE,
     params = c(list(kernel = kernel, C = C, sigma = sigma, prob.model = prob.model),
                list(...)),
-    regression = TRUE), "prob.model"))
+    regression = TRUE, multiclass = TRUE), "prob.model"))
+}
+
+# The n x K indicator matrix of predicted classes (a multi-class model
+# without probabilities), columns named by `levels`.
+one_hot <- function(cls, levels) {
+  P <- matrix(0, length(cls), length(levels), dimnames = list(NULL, levels))
+  P[cbind(seq_along(cls), match(as.character(cls), levels))] <- 1
+  P
 }
 
 # The learner's type follows its logical parameter `flag` (update() rederives it):
@@ -435,8 +539,9 @@ ml_learner_ranger <- function(num.trees = 500, mtry = NULL, min.node.size = NULL
     # ranger draws its seed from R's generator when none is given: set.seed()
     # reproduces the forest
     seed <- sample.int(.Machine$integer.max, 1L)
-    model <- if (is.logical(y))
-      ranger::ranger(x = x, y = factor(y, levels = c(FALSE, TRUE)), probability = TRUE,
+    model <- if (is.logical(y) || is.factor(y))
+      ranger::ranger(x = x, y = if (is.factor(y)) y else factor(y, levels = c(FALSE, TRUE)),
+                     probability = TRUE,
                      num.trees = num.trees, mtry = mtry, min.node.size = min.node.size,
                      num.threads = num.threads, seed = seed, ...)
     else
@@ -444,19 +549,21 @@ ml_learner_ranger <- function(num.trees = 500, mtry = NULL, min.node.size = NULL
                      min.node.size = min.node.size, num.threads = num.threads,
                      seed = seed, ...)
     attr(model, "num.threads") <- num.threads  # predict on as many threads
+    attr(model, "mlss_multiclass") <- is.factor(y)
     model
   }
   predict <- function(model, newx) {
     # a fixed seed: prediction leaves R's random stream where it is
     p <- stats::predict(model, data = named_columns(as.matrix(newx)), seed = 1L,
                         num.threads = attr(model, "num.threads") %||% 1)$predictions
+    if (isTRUE(attr(model, "mlss_multiclass"))) return(p)
     if (is.matrix(p)) p[, "TRUE"] else as.numeric(p)
   }
   validate_ml_learner(new_ml_learner(
     "ranger", fit, predict, type = "prob", sparse = FALSE,
     params = c(list(num.trees = num.trees, mtry = mtry, min.node.size = min.node.size,
                     num.threads = num.threads), list(...)),
-    regression = TRUE))
+    regression = TRUE, multiclass = TRUE))
 }
 
 #' @rdname ml_learner

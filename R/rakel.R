@@ -36,16 +36,21 @@
 #'   label), stored as the fit's `cut`; thresholds given to `predict()`, or
 #'   stored in `fit$thresholds` (by [ml_cv()]), replace it.
 #' @param learner,cost The class model of each label powerset, as in [lp()];
-#'   `learner` may also be a learner object ([ml_learner()]), which then
-#'   scores each class one-vs-rest as [br()] does with it (its probabilities
-#'   normalised over the classes, or the softmax of its scores), `cost` left
-#'   out taking the learner's own parameters.
+#'   `learner` may also be a learner object ([ml_learner()]): a multi-class
+#'   one ([ml_learner_e1071()], ...) fits each label powerset as one
+#'   multi-class model (utiml's RAkEL with its SVM), any other scores each
+#'   class one-vs-rest as [br()] does with it (its probabilities normalised
+#'   over the classes, or the softmax of its scores); `cost` left out takes
+#'   the learner's own parameters.
 #'   The logistic and SVM learners penalise their intercept, so a
 #'   constant added to a column of `x` changes their fits (see [br()]); the
 #'   ridge learner's do not.
 #' @param subsets Optional: the label subsets themselves (a list of vectors
 #'   of label indices, as `fit$subsets`), instead of a random draw; `k`,
-#'   `m` and `mode` then only label the fit.
+#'   `m` and `mode` then only label the fit.  A subset equal to an earlier
+#'   one as a set (utiml's draws can repeat) is not fitted again: it reuses
+#'   the earlier model (its labels permuted) and votes as often as it is
+#'   given.
 #' @param ... Passed to [br()] (`tol`, `max_iter`, ...); for the formula
 #'   method, the arguments of the default method.
 #' @return An object of class `c("rakel", "ml_fit")`, predicted by
@@ -82,14 +87,8 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
   mode <- match.arg(mode)
   base <- NULL
   if (is_learner(learner)) {
-    base <- validate_ml_learner(learner)
+    base <- learner <- validate_ml_learner(learner)
     if (missing(cost)) cost <- NULL  # the learner's own parameters
-    if (base$type == "prob") {
-      # the LP divides by the classes' summed probabilities: a floor keeps a
-      # row that every class gives 0 (a forest can) from 0 / 0
-      inner <- base$predict
-      learner$predict <- function(model, newx) pmax(inner(model, newx), .Machine$double.xmin)
-    }
   } else learner <- match.arg(learner)
   vote <- match.arg(vote)
   xy <- ml_xy(x, y)
@@ -108,17 +107,23 @@ rakel.default <- function(x, y, k = 3, m = NULL, mode = c("overlapping", "disjoi
     rakel_overlapping(L, k, m)
   }
   cut <- decide_thresholds(threshold, colnames(y))
-  models <- lapply(seq_along(subsets), function(j) {
-    f <- lp_fit(x, y[, subsets[[j]], drop = FALSE], seq_len(nrow(x)), learner, cost, ...)
-    # a learner object: the LP normalises the classes' probabilities as it does
-    # the logistic learner's, and takes the softmax of scores as for the SVM's
-    if (!is.null(base)) f$learner <- if (base$type == "prob") "logistic" else "svm"
-    new_lp_fit(f, "lp")
-  })
+  x <- learner_input(base, x)  # dense once, not per model and class
+  # a subset equal to an earlier one as a set is not fitted again: its model
+  # is the earlier one's with the labels permuted (`same`: the earlier index)
+  same <- rakel_same(subsets)
+  models <- vector("list", length(subsets))
+  for (j in seq_along(subsets)) {
+    models[[j]] <- if (same[j] < j) {
+      lp_permute(models[[same[j]]], match(subsets[[j]], subsets[[same[j]]]))
+    } else {
+      f <- lp_fit(x, y[, subsets[[j]], drop = FALSE], seq_len(nrow(x)), learner, cost, ...)
+      new_lp_fit(f, "lp")
+    }
+  }
   # the averaged votes cut at `threshold`: the method's own cut, so that
   # thresholds given to predict() or stored by cross-validation replace it
-  new_ml_fit(list(subsets = subsets, models = models, learner = base, k = k, mode = mode,
-                  vote = vote,
+  new_ml_fit(list(subsets = subsets, models = models, same = same, learner = base, k = k,
+                  mode = mode, vote = vote,
                   labels = colnames(y), features = colnames(x), nobs = nrow(x), call = call),
              "rakel", cut = cut, n_features = ncol(x))
 }
@@ -134,6 +139,24 @@ check_subsets <- function(subsets, L) {
                  all(s == round(s)) && all(s >= 1 & s <= L) && !anyDuplicated(s), NA))
   if (!ok) stop_arg("'subsets' must be a list of vectors of distinct label indices in 1..", L)
   lapply(subsets, as.integer)
+}
+
+# For each subset, the first subset equal to it as a set (itself if none).
+rakel_same <- function(subsets) {
+  keys <- vapply(subsets, function(s) paste(sort(s), collapse = ","), "")
+  match(keys, keys)
+}
+
+# An LP fit whose labels are those of `f` in the order perm (f's label
+# perm[i] is the new label i): the same classes and model, the label sets'
+# columns (and their keys) permuted.
+lp_permute <- function(f, perm) {
+  f$sets <- f$sets[, perm, drop = FALSE]
+  keys <- label_set_keys(f$sets)
+  rownames(f$sets) <- names(f$counts) <- keys
+  f$labels <- f$labels[perm]
+  f$permuted <- TRUE
+  f
 }
 
 # m distinct k-subsets of 1..L, each sort(sample(L, k)), redrawn when taken.
@@ -163,12 +186,19 @@ rakel_disjoint <- function(L, k) {
 ml_scores.rakel <- function(object, x, type = "score", y = NULL, ...) {
   check_no_options(list(...))
   L <- length(object$labels)
+  x <- learner_input(object$learner, x)
   votes <- matrix(0, nrow(x), L)
   used <- numeric(L)
+  same <- object$same %||% seq_along(object$models)
+  vs <- vector("list", length(object$models))
   for (j in seq_along(object$models)) {
     s <- object$subsets[[j]]
     f <- object$models[[j]]
-    v <- if (object$vote == "class") ml_decode(f, x) else ml_scores(f, x)
+    v <- if (same[j] < j) {
+      # the votes of the earlier model on the same set, permuted
+      vs[[same[j]]][, match(s, object$subsets[[same[j]]]), drop = FALSE]
+    } else if (object$vote == "class") ml_decode(f, x) else ml_scores(f, x)
+    if (same[j] == j && j %in% same[-j]) vs[[j]] <- v
     votes[, s] <- votes[, s] + v
     used[s] <- used[s] + 1
   }

@@ -25,15 +25,23 @@
 # * utiml labels a row that its method leaves empty with its most probable
 #   label (its default, utiml.empty.prediction = FALSE): "1+" in the tables;
 #   mlss's methods are shown with and without that correction.
-# * LP: utiml fits one multi-class e1071 SVM (libsvm's one-vs-one); mlss
-#   scores the label sets one-vs-rest with the learner (rakel() with the one
-#   subset of all labels): not the same model.
-# * RAkEL: both RAkELo, k = 3, 2L models, votes > 0.5; utiml's label powersets
-#   are multi-class SVMs, mlss's one-vs-rest as for LP; the subsets differ
-#   (each package's own draw).
+# * LP: the same model: one multi-class e1071 SVM (libsvm's one-vs-one, Platt's
+#   probabilities) on the label sets, the most probable set predicted
+#   (mlss: lp(learner = ml_learner_e1071()), a multi-class learner).
+# * RAkEL: RAkELo, k = 3, m = 2L; mlss with utiml's subsets (its draw can
+#   repeat a subset, which mlss fits once) and its cut (votes >= 0.5), and
+#   with its own draw (> 0.5).  bench/utiml_same.R checks the equality
+#   entry by entry.
 # * ECC: 10 chains; utiml samples 75% of the rows with replacement and half
-#   of the features per chain (its defaults), mlss bootstraps the rows and
-#   keeps every feature (Read et al.'s ECC); votes > 0.5.
+#   of the features per chain (its defaults), averages the class votes and
+#   cuts them by LCard, then "1+"; mlss: ecc(fraction = 0.75, features = 0.5)
+#   with the same cut (utiml_lcard() below), and, unless BENCH_LEAN=1,
+#   Read et al.'s ECC (bootstrap, all features).
+# BENCH_PKGS (default "utiml,mlss") runs one package only; BENCH_OUT appends
+# the rows to a csv (bench/utiml_table.R makes the tables of
+# bench/utiml_results.md from such files); BENCH_OOF=1 adds BR with
+# out-of-fold F1 cuts; BENCH_FAST=1 the same SVM without Platt's
+# probabilities.
 source(file.path("bench", "common.R"))
 suppressPackageStartupMessages({
   library(utiml)
@@ -89,14 +97,36 @@ row <- function(set, method, pkg, yte, pred, t) {
 
 svm <- ml_learner_e1071()   # utiml's "SVM": radial, cost 1, gamma 1/d, Platt, scaled
 svm_dv <- ml_learner_e1071(probability = FALSE)  # the same SVM's decision values
+pkgs <- strsplit(Sys.getenv("BENCH_PKGS", "utiml,mlss"), ",")[[1]]
+oof <- Sys.getenv("BENCH_OOF", "0") == "1"   # BR with out-of-fold cuts (slow)
+out <- Sys.getenv("BENCH_OUT", "")             # append the rows to this csv
+# BENCH_LEAN=1: only the models that are utiml's (no RAkEL of mlss's own
+# draw, no ECC of Read et al.'s draws)
+lean <- Sys.getenv("BENCH_LEAN", "0") == "1"
+# BENCH_FAST=1: also mlss's LP, RAkEL and ECC with the same SVM without
+# Platt's probabilities (libsvm's own class: one-vs-one votes for a label
+# powerset, the sign of the decision value for a chain): not utiml's model
+# (its labels come from Platt's probabilities), about a fifth of the fits
+fast <- Sys.getenv("BENCH_FAST", "0") == "1"
 res <- NULL
 show <- function(r) {
-  cat(sprintf("%-9s %-22s %-6s %8.4f %8.4f %8.4f %8.4f %9.1f\n", r$set, r$method, r$package,
+  cat(sprintf("%-9s %-26s %-6s %8.4f %8.4f %8.4f %8.4f %9.1f\n", r$set, r$method, r$package,
               r$macro_f1, r$micro_f1, r$exact, r$hamming, r$cpu))
   flush.console()
 }
-cat(sprintf("%-9s %-22s %-6s %8s %8s %8s %8s %9s\n", "data", "method", "pkg", "macroF1",
+cat(sprintf("%-9s %-26s %-6s %8s %8s %8s %8s %9s\n", "data", "method", "pkg", "macroF1",
             "microF1", "exact", "Hamming", "CPU s"))
+cat("load average:", readLines("/proc/loadavg"), "\n")
+
+# utiml's LCard rule (lcard_threshold()): among the distinct scores t, the
+# one whose rows' mean number of scores >= t is closest to the training
+# cardinality (the lowest such t), then utiml's "1+"
+utiml_lcard <- function(score, card) {
+  ts <- sort(unique(c(score)))
+  best <- which.min(abs(card - vapply(ts, function(t) mean(rowSums(score >= t)), 0)))
+  one_plus(score >= ts[best], score)
+}
+
 for (set in sets) {
   d <- load_set(set)
   tr <- d$train
@@ -104,87 +134,173 @@ for (set in sets) {
   xte <- as.matrix(d$x[!tr, ])
   # labels with both classes in the training rows (medical has some without)
   keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
+  # features constant on the training rows: e1071 cannot scale them (it
+  # warns and leaves them unscaled) -- the same in both packages
   ytr <- d$y[tr, keep]
   yte <- d$y[!tr, keep]
   L <- ncol(ytr)
+  card <- mean(rowSums(ytr))
   mtr <- as_mldr(xtr, ytr, paste0(set, "-train"))
   mte <- as_mldr(xte, yte, paste0(set, "-test"))
+  cat(sprintf("%s: %d train, %d test rows, %d features, %d labels\n", set, nrow(xtr),
+              nrow(xte), ncol(xtr), L))
   add <- function(method, pkg, pred, t) {
     r <- row(set, method, pkg, yte, unname(pred), t)
     show(r)
     res <<- rbind(res, r)
+    if (nzchar(out))
+      utils::write.table(r, out, sep = ",", append = file.exists(out), row.names = FALSE,
+                         col.names = !file.exists(out))
   }
-  ut <- function(fun, ...) {
+  # utiml's labels with its "1+" (options(utiml.empty.prediction = FALSE), its
+  # default) and without
+  ut_pred <- function(model) {
+    options(utiml.empty.prediction = TRUE)
+    raw <- as.matrix(as.bipartition(predict(model, mte))) == 1
+    options(utiml.empty.prediction = FALSE)
+    list(raw = raw)
+  }
+  ut_fit <- function(fun, ...) {
     set.seed(26)
     cpu({
       model <- fun(mtr, "SVM", ..., seed = 26)
-      as.matrix(as.bipartition(predict(model, mte))) == 1
+      c(ut_pred(model), list(model = model))
     })
   }
   if ("BR" %in% methods) {
     # utiml's labels: the SVM's class (Platt probability > 0.5), then, by its
     # default (utiml.empty.prediction = FALSE), the most probable label on a
     # row left without any ("at least one")
-    set.seed(26)
-    u <- cpu({
-      model <- utiml::br(mtr, "SVM", seed = 26)
-      pr <- predict(model, mte)
-      list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
-    })
-    add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
-    add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
-    set.seed(26)
-    m <- cpu({
-      f <- mlss::br(xtr, ytr, learner = svm)
-      s <- predict(f, xte, type = "score")
-      list(f = f, s = s)
-    })
-    add("BR (p>0.5, 1+)", "mlss", one_plus(m$value$s > 0.5, m$value$s), m$cpu)
-    add("BR (p>0.5)", "mlss", m$value$s > 0.5, m$cpu)
-    add("BR (train F1 cuts)", "mlss", predict(m$value$f, xte), m$cpu)
-    # BR with out-of-fold F1 cuts, on decision values (dv) and on probabilities (p)
-    for (lrn in list(list(name = "dv", learner = svm_dv), list(name = "p", learner = svm))) {
+    if ("utiml" %in% pkgs) {
       set.seed(26)
-      o <- cpu({
-        cv <- mlss::cv_br(xtr, ytr, learner = lrn$learner, params = list(cost = 1),
-                          nfolds = 5, progress = FALSE)
-        list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
+      u <- cpu({
+        model <- utiml::br(mtr, "SVM", seed = 26)
+        pr <- predict(model, mte)
+        list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
       })
-      add(sprintf("BR %s (OOF F1 cuts)", lrn$name), "mlss", o$value$class, o$cpu)
-      add(sprintf("BR %s (OOF F1 cuts, 1+)", lrn$name), "mlss",
-          one_plus(o$value$class, o$value$score), o$cpu)
+      add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
+      add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
+    }
+    if ("mlss" %in% pkgs) {
+      set.seed(26)
+      m <- cpu({
+        f <- mlss::br(xtr, ytr, learner = svm)
+        s <- predict(f, xte, type = "score")
+        list(f = f, s = s)
+      })
+      add("BR (p>0.5, 1+)", "mlss", one_plus(m$value$s > 0.5, m$value$s), m$cpu)
+      add("BR (p>0.5)", "mlss", m$value$s > 0.5, m$cpu)
+      add("BR (train F1 cuts)", "mlss", predict(m$value$f, xte), m$cpu)
+      # BR with out-of-fold F1 cuts, on decision values (dv) and on probabilities (p)
+      if (oof) for (lrn in list(list(name = "dv", learner = svm_dv),
+                                list(name = "p", learner = svm))) {
+        set.seed(26)
+        o <- cpu({
+          cv <- mlss::cv_br(xtr, ytr, learner = lrn$learner, params = list(cost = 1),
+                            nfolds = 5, progress = FALSE)
+          list(class = predict(cv$fit, xte), score = predict(cv$fit, xte, type = "score"))
+        })
+        add(sprintf("BR %s (OOF F1 cuts)", lrn$name), "mlss", o$value$class, o$cpu)
+        add(sprintf("BR %s (OOF F1 cuts, 1+)", lrn$name), "mlss",
+            one_plus(o$value$class, o$value$score), o$cpu)
+      }
     }
   }
   if ("LP" %in% methods) {
-    u <- ut(utiml::lp)
-    add("LP (1+)", "utiml", u$value, u$cpu)
-    set.seed(26)
-    m <- cpu(scores_classes(mlss::rakel(xtr, ytr, learner = svm, subsets = list(seq_len(L)),
-                                        k = L), xte))
-    add("LP (one-vs-rest)", "mlss", m$value$class, m$cpu)
-    add("LP (one-vs-rest, 1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+    # the same model: one multi-class e1071 SVM with Platt probabilities on
+    # the label sets, the most probable one predicted (e1071's class with
+    # probability = TRUE is the most probable); the same seed before the fit
+    if ("utiml" %in% pkgs) {
+      u <- ut_fit(utiml::lp)
+      add("LP", "utiml", u$value$raw, u$cpu)
+    }
+    if ("mlss" %in% pkgs) {
+      set.seed(26)
+      m <- cpu(scores_classes(mlss::lp(xtr, ytr, learner = svm), xte))
+      add("LP", "mlss", m$value$class, m$cpu)
+      add("LP (1+ on marginals)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+    }
+    if ("mlss" %in% pkgs && fast) {
+      set.seed(26)
+      m <- cpu(predict(mlss::lp(xtr, ytr, learner = svm_dv), xte))
+      add("LP (no Platt: SVM vote)", "mlss", m$value, m$cpu)
+    }
   }
   if ("RAkEL" %in% methods) {
-    u <- ut(utiml::rakel, k = 3, m = 2 * L)
-    add("RAkELo k=3 (1+)", "utiml", u$value, u$cpu)
-    set.seed(26)
-    m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, m = min(2 * L, choose(L, 3)),
-                                        learner = svm), xte))
-    add("RAkELo k=3", "mlss", m$value$class, m$cpu)
-    add("RAkELo k=3 (1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+    # RAkELo, k = 3, m = 2L, votes >= 0.5 (utiml's cut; mlss's own is > 0.5)
+    ut_sub <- NULL
+    if ("utiml" %in% pkgs) {
+      u <- ut_fit(utiml::rakel, k = 3, m = 2 * L)
+      add("RAkELo k=3", "utiml", u$value$raw, u$cpu)
+      ut_sub <- lapply(u$value$model$labelsets, function(s) match(s, paste0("L", seq_len(L))))
+      saveRDS(ut_sub, file.path(tempdir(), paste0("subsets-", set, ".rds")))
+    }
+    if ("mlss" %in% pkgs) {
+      if (is.null(ut_sub)) {   # utiml's draw: its subsets (sample(labels, 3), seed 26)
+        set.seed(26)
+        ut_sub <- lapply(seq_len(2 * L), function(i) match(sample(paste0("L", seq_len(L)), 3),
+                                                           paste0("L", seq_len(L))))
+      }
+      set.seed(26)
+      m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, subsets = ut_sub, learner = svm,
+                                          threshold = 0.5 - 1e-9), xte))
+      add("RAkELo k=3 (utiml's subsets)", "mlss", m$value$class, m$cpu)
+    }
+    if ("mlss" %in% pkgs && fast) {
+      set.seed(26)
+      m <- cpu(predict(mlss::rakel(xtr, ytr, k = 3, subsets = ut_sub, learner = svm_dv,
+                                   threshold = 0.5 - 1e-9), xte))
+      add("RAkELo k=3 (utiml's subsets, no Platt)", "mlss", m$value, m$cpu)
+    }
+    if ("mlss" %in% pkgs && !lean) {
+      set.seed(26)
+      m <- cpu(scores_classes(mlss::rakel(xtr, ytr, k = 3, m = min(2 * L, choose(L, 3)),
+                                          learner = svm), xte))
+      add("RAkELo k=3 (own draw, >0.5)", "mlss", m$value$class, m$cpu)
+    }
   }
   if ("ECC" %in% methods) {
-    u <- ut(utiml::ecc, m = 10)
-    add("ECC 10 (1+)", "utiml", u$value, u$cpu)
-    set.seed(26)
-    m <- cpu(scores_classes(mlss::ecc(xtr, ytr, n_models = 10, learner = svm), xte))
-    add("ECC 10", "mlss", m$value$class, m$cpu)
-    add("ECC 10 (1+)", "mlss", one_plus(m$value$class, m$value$score), m$cpu)
+    # 10 chains, each on ceiling(0.75 n) rows drawn with replacement and half
+    # of the features (utiml's defaults), class votes averaged, utiml's LCard
+    # cut and "1+"
+    if ("utiml" %in% pkgs) {
+      set.seed(26)
+      u <- cpu({
+        model <- utiml::ecc(mtr, "SVM", m = 10, seed = 26)
+        as.matrix(as.bipartition(predict(model, mte))) == 1
+      })
+      add("ECC 10 (LCard, 1+)", "utiml", u$value, u$cpu)
+    }
+    if ("mlss" %in% pkgs) {
+      set.seed(26)
+      m <- cpu(mlss::ecc(xtr, ytr, n_models = 10, learner = svm, fraction = 0.75,
+                         features = 0.5))
+      s <- predict(m$value, xte, type = "score")
+      add("ECC 10 (LCard, 1+)", "mlss", utiml_lcard(s, card), m$cpu)
+      add("ECC 10 (>0.5)", "mlss", s > 0.5, m$cpu)
+    }
+    if ("mlss" %in% pkgs && fast) {
+      set.seed(26)
+      m <- cpu(mlss::ecc(xtr, ytr, n_models = 10, learner = svm_dv, fraction = 0.75,
+                         features = 0.5))
+      s <- predict(m$value, xte, type = "score")
+      add("ECC 10 (no Platt; LCard, 1+)", "mlss", utiml_lcard(s, card), m$cpu)
+    }
+    if ("mlss" %in% pkgs && !lean) {
+      set.seed(26)
+      m <- cpu(mlss::ecc(xtr, ytr, n_models = 10, learner = svm))
+      s <- predict(m$value, xte, type = "score")
+      add("ECC 10 Read (LCard, 1+)", "mlss", utiml_lcard(s, card), m$cpu)
+      add("ECC 10 Read (>0.5)", "mlss", s > 0.5, m$cpu)
+    }
   }
 }
-cat("\nCPU time mlss / utiml (same method name):\n")
-for (set in unique(res$set)) for (mth in unique(res$method[res$set == set])) {
-  a <- res[res$set == set & res$method == mth & res$package == "mlss", ]
-  b <- res[res$set == set & res$method == mth & res$package == "utiml", ]
-  if (nrow(a) && nrow(b)) cat(sprintf("%-9s %-22s %6.2f\n", set, mth, a$cpu / b$cpu))
+if (length(pkgs) > 1) {
+  cat("\nCPU time mlss / utiml (same method name):\n")
+  for (set in unique(res$set)) for (mth in unique(res$method[res$set == set])) {
+    a <- res[res$set == set & res$method == mth & res$package == "mlss", ]
+    b <- res[res$set == set & res$method == mth & res$package == "utiml", ]
+    if (nrow(a) && nrow(b)) cat(sprintf("%-9s %-26s %6.2f\n", set, mth, a$cpu / b$cpu))
+  }
 }
+cat("load average:", readLines("/proc/loadavg"), "\n")
