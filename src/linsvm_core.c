@@ -69,6 +69,10 @@ static double gap_at(const lin_rows *D, const double *sign, const double *diag,
     return *primal - (dual - 0.5 * ww);
 }
 
+static double gap_pair(const lin_rows *D, const double *sign, const double *diag,
+                       const double *cost, int loss, const double *alpha,
+                       const double *w, double *u, double *primal);
+
 double linsvm_relative_gap(const lin_rows *D, const double *y, const double *weight,
                            double C, int loss, const double *alpha, const double *w)
 {
@@ -78,8 +82,10 @@ double linsvm_relative_gap(const lin_rows *D, const double *y, const double *wei
     double *upper = (double *) R_alloc((size_t) n, sizeof(double));
     double *cost = (double *) R_alloc((size_t) n, sizeof(double));
     box(y, weight, C, loss, n, sign, diag, upper);
+    double *u = (double *) R_alloc((size_t) lin_dim(D), sizeof(double));
     for (int i = 0; i < n; i++) cost[i] = C * (weight ? weight[i] : 1.0);
-    double primal, gap = gap_at(D, sign, diag, cost, loss, alpha, w, &primal);
+    /* D read at V'a, not at w: a certificate for any pair (w, a) */
+    double primal, gap = gap_pair(D, sign, diag, cost, loss, alpha, w, u, &primal);
     return primal > 0 ? gap / primal : gap;
 }
 
@@ -555,11 +561,14 @@ int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double 
      * 1/LINSVM_IPM_RATIO of it, or when it stalls or reaches max_iter */
     int route, ipm_tried = 0, ipm_steps = 0;
     double icost = ipm_cost(D, &route);
+    /* its relative gap: LINSVM_GAP_TOL at LIBLINEAR's default eps (0.1),
+     * tighter in proportion to a tighter eps */
+    double ipm_tol = LINSVM_GAP_TOL * fmin(1.0, eps / 0.1);
 #define TRY_IPM()                                                               \
     do {                                                                        \
         const void *vmax_ = vmaxget();                                          \
         ipm_tried = 1;                                                          \
-        int ok_ = ipm_dual(D, sign, diag, upper, cost, loss, LINSVM_GAP_TOL,     \
+        int ok_ = ipm_dual(D, sign, diag, upper, cost, loss, ipm_tol,           \
                            alpha, w, &ipm_steps);                               \
         vmaxset(vmax_);                                                         \
         if (ok_) { status = LINSVM_OK; goto done; }                             \
