@@ -86,7 +86,8 @@ ci-deps:
 # the whole suite on the unmutated package first.
 mutants:
 	MUTANTS="$(MUTANTS)" SHARED="$(or $(SHARED),absent)" MUTANTS_JOBS="$(or $(MUTANTS_JOBS),1)" \
-	  MUTANTS_BASE="$(or $(MUTANTS_BASE),run)" $(RSCRIPT) tools/mutants.R
+	  MUTANTS_BASE="$(or $(MUTANTS_BASE),run)" MUTANTS_SCOPE="$(or $(MUTANTS_SCOPE),named)" \
+	  MUTANTS_FROM_END="$(or $(MUTANTS_FROM_END),0)" $(RSCRIPT) tools/mutants.R
 
 bench: install
 	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done

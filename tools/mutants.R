@@ -106,7 +106,9 @@ main <- function() {
   tmp <- tempfile("mlss-mutants-")
   dir.create(tmp)
   if (!nzchar(Sys.getenv("MUTANTS_KEEP"))) on.exit(unlink(tmp, recursive = TRUE), add = TRUE)
-  env <- c("MAKEFLAGS=-j2", paste0("MLSS_SHARED_DATA=", shared_dir(root, shared)))
+  # MAKEFLAGS of the caller (e.g. -j1 on a loaded machine), else -j2
+  env <- c(paste0("MAKEFLAGS=", Sys.getenv("MAKEFLAGS", "-j2")),
+           paste0("MLSS_SHARED_DATA=", shared_dir(root, shared)))
   start <- Sys.time()
 
   # The unmutated package, built once: its objects are reused, so a mutant
