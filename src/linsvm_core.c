@@ -394,7 +394,7 @@ static int ipm_dual(const lin_rows *D, const double *sign, const double *diag,
 {
     int n = D->n, p = lin_dim(D), woodbury = 1;
     *steps = 0;
-    if (n == 0 || !R_FINITE(ipm_cost(D, &woodbury))) return 0;
+    if (n == 0 || p == 0 || !R_FINITE(ipm_cost(D, &woodbury))) return 0;
     ipm_sys S;
     S.D = D; S.sign = sign; S.n = n; S.p = p; S.woodbury = woodbury;
     S.V = S.Vs = S.Q = NULL;
