@@ -76,8 +76,8 @@
 #' twentieth of an interior-point solve of the dual (priced from the numbers
 #' of rows and features), at a stall, or at `max_iter`, a primal-dual
 #' interior-point method that keeps the weights as a variable of their own
-#' (its Newton systems equilibrated, so the scale of a column does not
-#' matter) takes over and stops at the same gap (1e-6 of the objective at
+#' (computed from a Newton system in the weights, not as a sum over the
+#' rows, they are accurate at any column scale) takes over and stops at the same gap (1e-6 of the objective at
 #' the default `tol`, tighter in proportion to a smaller `tol`); `iter` then
 #' counts the sweeps plus its steps.  It reaches that gap on both cases
 #' above (`test-svm-optimality.R`, checked against a generic QP solver);

@@ -197,11 +197,13 @@ static int face_newton_work(const lin_rows *D, const double *sign, const double 
  *
  *     (I + V'HV) dw = -r1 + V'H r2,   da = H (r2 - V dw)
  *
- * (r1 = w - V'a, r2 the dual right-hand side) when p < n: the p x p matrix
- * is equilibrated (a symmetric diagonal scaling, which undoes any scaling of
- * the features) before its Cholesky factorisation, so w, and the margins
- * V w that decide the hinge, are accurate at any column scale -- computed as
- * V'a they would inherit a's rounding times the largest column.  When p >= n
+ * (r1 = w - V'a, r2 the dual right-hand side) when p < n: w, and the
+ * margins V w that decide the hinge, come from a p x p system whose Cholesky
+ * factorisation is insensitive to the symmetric diagonal scaling that a
+ * column's scale brings (it is equilibrated too, which keeps the pivots
+ * comparable; a mutant without it was not distinguishable), so they are
+ * accurate at any column scale -- computed as V'a they would inherit a's
+ * rounding times the largest column.  When p >= n
  * it solves (Q + H^{-1}) da = r2 + V r1, dw = V'da - r1 with Q formed once.
  * Every solve is refined once.  The iterates are strictly inside the box,
  * so each gives the certificate P(w) - D(a) >= P(w) - min P with
