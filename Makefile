@@ -81,12 +81,14 @@ ci-deps:
 	sh tools/ci-deps.sh
 
 # Mutation testing (slow, not for CI): every mutant of tools/mutants.dcf must
-# make the suite fail.  MUTANTS=a,b runs some; SHARED=present uses ../shared;
-# MUTANTS_JOBS=2 runs two mutants at a time; MUTANTS_BASE=skip does not run
-# the whole suite on the unmutated package first.
+# make its Tests files fail (MUTANTS_SCOPE=full: the whole suite).
+# MUTANTS=a,b runs some; MUTANTS_FROM_END=k the last k, newest first;
+# SHARED=present uses ../shared; MUTANTS_JOBS=2 runs two mutants at a time;
+# MUTANTS_BASE=skip does not run the tests on the unmutated package first.
 mutants:
 	MUTANTS="$(MUTANTS)" SHARED="$(or $(SHARED),absent)" MUTANTS_JOBS="$(or $(MUTANTS_JOBS),1)" \
-	  MUTANTS_BASE="$(or $(MUTANTS_BASE),run)" $(RSCRIPT) tools/mutants.R
+	  MUTANTS_BASE="$(or $(MUTANTS_BASE),run)" MUTANTS_SCOPE="$(or $(MUTANTS_SCOPE),named)" \
+	  MUTANTS_FROM_END="$(or $(MUTANTS_FROM_END),0)" $(RSCRIPT) tools/mutants.R
 
 bench: install
 	for f in bench/*.R; do R_LIBS="$(CURDIR)/$(LIB)" $(RSCRIPT) $$f || exit 1; done

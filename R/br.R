@@ -69,13 +69,20 @@
 #' first test holds but not the second, a Newton step on the face of the
 #' dual where coordinate descent is (the bounded variables held) jumps to
 #' that face's optimum, which ends the fit once the face is the optimum's
-#' (yeast: 28 to 56 sweeps to a gap of 1e-15).  Dual methods are not
+#' (yeast: 28 to 56 sweeps to a gap of 1e-15).  Coordinate descent is not
 #' scale-robust: on features of very different scales (emotions as it comes,
-#' or a column multiplied by 1e6) neither this solver nor LIBLINEAR's gets
-#' near the optimum in 1000 sweeps, and the fit then warns (status
-#' "stopped at max_iter"; a sweep that changes nothing while the gap is open
-#' warns as a stall): scale the features, or use the squared hinge, whose
-#' primal solver is scale-robust.  It visits the instances in a
+#' or a column multiplied by 1e6) it, like LIBLINEAR's, stops at 1000 sweeps
+#' with gaps near 1.  When the gap is still open after sweeps that cost a
+#' twentieth of an interior-point solve of the dual (priced from the numbers
+#' of rows and features), at a stall, or at `max_iter`, a primal-dual
+#' interior-point method that keeps the weights as a variable of their own
+#' (computed from a Newton system in the weights, not as a sum over the
+#' rows, they are accurate at any column scale) takes over and stops at the same gap (1e-6 of the objective at
+#' the default `tol`, tighter in proportion to a smaller `tol`); `iter` then
+#' counts the sweeps plus its steps.  It reaches that gap on both cases
+#' above (`test-svm-optimality.R`, checked against a generic QP solver);
+#' the fit warns only when it fails or cannot run (it stores n x p numbers
+#' when p < n, else n x n, and is not tried above 2e7 of them).  It visits the instances in a
 #' pseudo-random order from a fixed seed, as LIBLINEAR does: a fit is a
 #' function of its data and settings alone, and neither depends on nor moves
 #' R's random number stream (so [cv_br()] picks the same cost on the same

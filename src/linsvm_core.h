@@ -17,7 +17,16 @@
  * smallest projected gradient over all instances is <= eps (LIBLINEAR's rule)
  * and the duality gap P(w) - D(a), which bounds P(w) - min P, is at most
  * LINSVM_GAP_TOL * P(w): the first depends on the scale of the features, the
- * second does not.  Status LINSVM_OK, LINSVM_MAXITER, or LINSVM_STALLED.
+ * second does not.  When the gap is still open after sweeps that cost
+ * 1/20 of an interior-point solve (priced from n and p), at a stall, or at
+ * max_iter, a primal-dual interior-point method on the dual with w kept as a
+ * variable (see linsvm_core.c) takes over and stops at the same relative
+ * gap (LINSVM_GAP_TOL times min(1, eps / 0.1)): dual coordinate descent alone
+ * is not scale-robust (unscaled
+ * features, a column times 1e6: gaps near 1 after 1000 sweeps); *iter then
+ * counts the sweeps plus its steps.  Status LINSVM_OK, LINSVM_MAXITER, or
+ * LINSVM_STALLED (when the interior-point method failed too or was out of
+ * reach: more than 2e7 doubles for its matrices).
  * The visiting order is shuffled with a generator seeded by `seed`.
  * Uses R_alloc scratch and R_CheckUserInterrupt only.
  */
@@ -41,7 +50,8 @@ int linsvm_fit(const lin_rows *D, const double *y, const double *weight, double 
                int loss, double eps, int max_iter, unsigned int seed, double *alpha,
                double *w, int *iter);
 
-/* (P(w) - D(alpha)) / P(w) at a dual point alpha and w = sum_i a_i y_i x~_i:
+/* (P(w) - D(alpha)) / P(w) at a dual point alpha and weights w, with D read at
+ * u = sum_i a_i y_i x~_i (weak duality: a bound for any pair):
  * the relative distance to the optimal objective that the fit certifies. */
 double linsvm_relative_gap(const lin_rows *D, const double *y, const double *weight,
                            double C, int loss, const double *alpha, const double *w);

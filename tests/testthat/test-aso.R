@@ -106,7 +106,7 @@ test_that("the last alternation's SVMs are at their optimum, and report how clos
   # returned dual variables, below 1e-6 of P and as reported (the default
   # svm_max_iter; 1000 sweeps warned here)
   expect_no_warning(fit <- aso_svm(x, y, alpha = alpha, r = 2))
-  expect_warning(aso_svm(x, y, alpha = alpha, r = 2, svm_max_iter = 100),
+  expect_warning(aso_svm(x, y, alpha = alpha, r = 2, svm_max_iter = 1),
                  class = "mlss_not_converged")
   Xt <- cbind(c1 * x, c2 * x %*% t(fit$Theta), 1)
   for (l in seq_len(ncol(y))) {
