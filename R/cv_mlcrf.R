@@ -83,7 +83,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, fold_marginals = NULL, ..., maxit) {
+                     path = TRUE, fold_marginals = NULL, prune = c("ebic", "none"),
+                     gamma = 0.5, ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
   check_no_dots(...)
@@ -93,6 +94,9 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                                     fold_marginals %in% c("bp", "gibbs")))
     stop_arg("'fold_marginals' must be NULL, \"bp\" or \"gibbs\"")
   edge_type <- match.arg(edge_type)
+  prune <- match.arg(prune)
+  if (!is.numeric(gamma) || length(gamma) != 1 || is.na(gamma) || gamma < 0)
+    stop_arg("'gamma' must be one number >= 0 (0.5 by default; 0 is the plain BIC)")
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")
   if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
@@ -159,6 +163,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     f
   }
   cv$lambda_v <- lambda_v
+  if (prune == "ebic") {
+    say("pruning by the extended BIC along the path (gamma = ", gamma, ")")
+    cv <- mlcrf_ebic_prune(cv, x, y, tol, max_iter, gamma)
+  }
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")
     eta_chosen <- cv$grid$eta[cv$chosen]
@@ -173,4 +181,94 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
 mlcrf_marginal_measures <- function() {
   tab <- measure_table()
   c(tab$name[tab$needs == "score"], "brier")
+}
+
+# The pseudo-log-likelihood sum_i sum_l log p(y_il | y_i,-l, x_i) of a fit on
+# the rows (x, y): each label's conditional log-odds is its node term plus,
+# per edge, the difference of the edge potentials at the neighbour's value.
+mlcrf_pseudo_loglik <- function(fit, x, y) {
+  pot <- mlcrf_potentials(fit, x)
+  y <- y + 0
+  z <- pot$node
+  for (e in seq_along(pot$from)) {
+    a <- pot$from[e] + 1L
+    b <- pot$to[e] + 1L
+    c01 <- pot$pair[, 3L * e - 2L]
+    c10 <- pot$pair[, 3L * e - 1L]
+    c11 <- pot$pair[, 3L * e]
+    z[, a] <- z[, a] + y[, b] * (c11 - c01) + (1 - y[, b]) * c10
+    z[, b] <- z[, b] + y[, a] * (c11 - c10) + (1 - y[, a]) * c01
+  }
+  sum(y * stats::plogis(z, log.p = TRUE) + (1 - y) * stats::plogis(-z, log.p = TRUE))
+}
+
+# The extended BIC of a fit with the pseudo-likelihood (Barber and Drton
+# 2015): -2 PL + |E| (df log n + 4 gamma log m), df the parameters counted per
+# edge: "K" (its potential table: 3 for full edges, 1 for Ising ones), "q"
+# (all its (d + 1) K weights) or a number.
+mlcrf_ebic <- function(pl, E, n, m, d, K, gamma, df = mlcrf_ebic_df) {
+  if (is.character(df)) df <- switch(df, K = K, q = (d + 1) * K)
+  -2 * pl + E * (df * log(n) + 4 * gamma * log(m))
+}
+mlcrf_ebic_df <- "K"
+
+# Stage 2 of mlcrf() on the edges `keep` (indices into prep's pairs) at the
+# penalties of `fit`, the edge ridge lambda_w (1 - eta2), from th0 (nodes,
+# then the K columns of each kept edge): an mlcrf object.
+mlcrf_refit_edges <- function(fit, prep, x, y, keep, th0, eta2, tol, max_iter) {
+  s2 <- mlcrf_call_fit(prep, keep, unname(fit$lambda_v), fit$lambda_w, eta2, th0, 2L, tol,
+                       max_iter)
+  if (s2$status == 2L) stop("cv_mlcrf: the L-BFGS refit failed", call. = FALSE)
+  if (s2$status == 1L)
+    warn_not_converged_msg("cv_mlcrf: a refit of the pruning did not converge in ",
+                           "'max_iter' = ", max_iter, " iterations")
+  m <- prep$m
+  stage1 <- matrix(0, prep$d + 1L, m + length(prep$from) * prep$K)
+  stage1[, c(seq_len(m), edge_columns(prep, keep))] <- s2$theta
+  res <- list(theta = s2$theta, keep = keep, stage1 = stage1, lambda_v = unname(fit$lambda_v),
+              lambda_w = fit$lambda_w, eta = fit$eta, lambda_max = fit$lambda_max,
+              edge_mode = "learn", convergence = list(stage2 = s2[c("status", "iter", "objective")]))
+  mlcrf_object(res, prep, x, y, fit$call)
+}
+
+# The candidates of cv_mlcrf(prune = "ebic"): backward elimination from the
+# chosen fit, on all the rows: the weakest edge (least strength) of the
+# current graph is dropped and the rest refitted (stage 2 of mlcrf() at the
+# chosen lambda_w and eta, warm-started from the current refit), down to no
+# edge; each graph's pseudo-log-likelihood on those rows.  (Refits with
+# almost no edge ridge instead, lambda_w / 1000, recovered the synthetic
+# graphs no better: bench/mlcrf_structure.md.)
+mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter) {
+  prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
+  pairs <- paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~")
+  keep <- match(paste(fit$edges$from, fit$edges$to, sep = "~"), pairs)
+  m <- prep$m
+  K <- prep$K
+  eta2 <- min(fit$eta, 1 - 1e-3)  # as the refit of mlcrf() (stage 2)
+  cur <- fit
+  fits <- list(cur)
+  while (length(keep)) {
+    drop <- which.min(cur$edges$strength)
+    th0 <- cur$theta[, -(m + (drop - 1L) * K + seq_len(K)), drop = FALSE]
+    keep <- keep[-drop]
+    cur <- mlcrf_refit_edges(fit, prep, x, y, keep, th0, eta2, tol, max_iter)
+    fits[[length(fits) + 1L]] <- cur
+  }
+  list(fits = fits,
+       pl = vapply(fits, function(f) mlcrf_pseudo_loglik(f, x, y), 0),
+       edges = vapply(fits, function(f) nrow(f$edges), 0L))
+}
+
+# cv_mlcrf(prune = "ebic"): the candidate of least extended BIC becomes the
+# fit (ties: the sparser); the chosen point of the grid stays.
+mlcrf_ebic_prune <- function(cv, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL) {
+  if (is.null(cand)) cand <- mlcrf_ebic_candidates(cv$fit, x, y, tol, max_iter)
+  K <- if (cv$fit$edge_type == "full") 3 else 1
+  crit <- mlcrf_ebic(cand$pl, cand$edges, nrow(x), ncol(y), ncol(x), K, gamma, df)
+  k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
+  cv$ebic <- data.frame(edges = cand$edges, pseudo_loglik = cand$pl, ebic = crit)
+  cv$gamma <- gamma
+  cv$fit_cv <- cv$fit
+  cv$fit <- cand$fits[[k]]
+  cv
 }
