@@ -210,9 +210,28 @@ if (nzchar(from)) {
       r
     })
     saveRDS(recs, sprintf("%s_%s.rds", from, nm))
-    rowSums(sapply(recs, rule_results))
+    r <- rowSums(sapply(recs, rule_results))
+    c(r, seeds = length(recs))
   }))
   print(t(rbind(tab, total = colSums(tab))))
+  # MLCRF_STRUCT_CSV=<file>: append the main rules to a CSV (design, labels,
+  # rule, recovered, seeds), as inst/papers/mlcrf_structure.csv holds them
+  csv <- Sys.getenv("MLCRF_STRUCT_CSV", "")
+  if (nzchar(csv)) {
+    keep <- c(cv_loglik = "ll", cv_pseudo_loglik = "pl", ebic_path = "ebicK_0.5",
+              bic_all_weights = "ebicq_0.5", default_cv_loglik_prune_ebic = "ll+prune_0.5",
+              cv_loglik_prune_ebic_gamma0 = "ll+prune_0", cv_loglik_prune_ebic_gamma1 = "ll+prune_1")
+    out <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
+      design = sub("[0-9]+$", "", nm), labels = designs[[nm]]$m, rule = names(keep),
+      recovered = unname(tab[nm, keep]), seeds = unname(tab[nm, "seeds"]))))
+    new <- !file.exists(csv)
+    if (new) writeLines(sprintf(paste("# made by bench/mlcrf_structure.R on %s, %s; seeds 1001 to 1000 + seeds",
+                                      "per design (set.seed(seed) before the data, the folds and lambda_v);",
+                                      "rules: see bench/mlcrf_structure.md"),
+                                format(Sys.Date()), Sys.info()[["nodename"]]), csv)
+    suppressWarnings(utils::write.table(out, csv, sep = ",", row.names = FALSE, col.names = new,
+                                        append = TRUE, qmethod = "double"))
+  }
   quit(save = "no")
 }
 
