@@ -22,7 +22,9 @@
 #' PL the pseudo-log-likelihood of the refit on the n rows, |E| its edges,
 #' K = 3 for `edge_type = "full"` (1 for `"ising"`): each edge counts as its
 #' potential table, not as its (d + 1) K weights, which would remove
-#' true edges (see below).  The chosen point of the grid stays that of the
+#' true edges (see below).  The elimination stops early once three graphs in
+#' a row have a larger criterion than the best so far (each refit costs with
+#' many edges).  The chosen point of the grid stays that of the
 #' cross-validation; `fit` is the pruned refit.
 #'
 #' Structure recovery: on synthetic data drawn from CRFs with known graphs
@@ -267,10 +269,12 @@ mlcrf_refit_edges <- function(fit, prep, x, y, keep, th0, eta2, tol, max_iter) {
 # chosen fit, on all the rows: the weakest edge (least strength) of the
 # current graph is dropped and the rest refitted (stage 2 of mlcrf() at the
 # chosen lambda_w and eta, warm-started from the current refit), down to no
-# edge; each graph's pseudo-log-likelihood on those rows.  (Refits with
+# edge (or until `crit`, a function of the pseudo-log-likelihoods and edge
+# counts, has been above its minimum for `patience` graphs in a row); each
+# graph's pseudo-log-likelihood on those rows.  (Refits with
 # almost no edge ridge instead, lambda_w / 1000, recovered the synthetic
 # graphs no better: bench/mlcrf_structure.md.)
-mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter) {
+mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patience = Inf) {
   prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
   pairs <- paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~")
   keep <- match(paste(fit$edges$from, fit$edges$to, sep = "~"), pairs)
@@ -279,24 +283,35 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter) {
   eta2 <- min(fit$eta, 1 - 1e-3)  # as the refit of mlcrf() (stage 2)
   cur <- fit
   fits <- list(cur)
+  pl <- mlcrf_pseudo_loglik(fit, x, y)
   while (length(keep)) {
+    if (!is.null(crit)) {  # stop once `patience` graphs in a row are worse than the best
+      v <- crit(pl, vapply(fits, function(f) nrow(f$edges), 0L))
+      if (length(v) > patience && all(utils::tail(v, patience) > min(v))) break
+    }
     drop <- which.min(cur$edges$strength)
     th0 <- cur$theta[, -(m + (drop - 1L) * K + seq_len(K)), drop = FALSE]
     keep <- keep[-drop]
     cur <- mlcrf_refit_edges(fit, prep, x, y, keep, th0, eta2, tol, max_iter)
     fits[[length(fits) + 1L]] <- cur
+    pl <- c(pl, mlcrf_pseudo_loglik(cur, x, y))
   }
-  list(fits = fits,
-       pl = vapply(fits, function(f) mlcrf_pseudo_loglik(f, x, y), 0),
-       edges = vapply(fits, function(f) nrow(f$edges), 0L))
+  list(fits = fits, pl = pl, edges = vapply(fits, function(f) nrow(f$edges), 0L))
 }
+
+# The elimination stops when this many graphs in a row have a larger eBIC
+# than the best so far (with many edges, each refit costs; the criterion
+# falls while spurious edges go and rises once true ones do).
+mlcrf_ebic_patience <- 3L
 
 # cv_mlcrf(prune = "ebic"): the candidate of least extended BIC becomes the
 # fit (ties: the sparser); the chosen point of the grid stays.
 mlcrf_ebic_prune <- function(cv, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL) {
-  if (is.null(cand)) cand <- mlcrf_ebic_candidates(cv$fit, x, y, tol, max_iter)
   K <- if (cv$fit$edge_type == "full") 3 else 1
-  crit <- mlcrf_ebic(cand$pl, cand$edges, nrow(x), ncol(y), ncol(x), K, gamma, df)
+  f_crit <- function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df)
+  if (is.null(cand))
+    cand <- mlcrf_ebic_candidates(cv$fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
+  crit <- f_crit(cand$pl, cand$edges)
   k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
   cv$ebic <- data.frame(edges = cand$edges, pseudo_loglik = cand$pl, ebic = crit)
   cv$gamma <- gamma

@@ -109,6 +109,12 @@ link_costs <- function(x, y, chain, grid = 10^(-3:1), nfolds = 5) {
 # The eBIC pick of cv_mlcrf()'s default (prune = "ebic") among the candidates.
 mlcrf_pick <- function(pl, edges, n, m, d) {
   crit <- mlss:::mlcrf_ebic(pl, edges, n, m, d, 3, eval(formals(cv_mlcrf)$gamma))
+  p <- mlss:::mlcrf_ebic_patience  # where cv_mlcrf()'s elimination stops
+  for (j in seq_along(crit))
+    if (j > p && all(utils::tail(crit[1:j], p) > min(crit[1:j]))) {
+      crit <- crit[1:j]
+      break
+    }
   max(which(crit == min(crit)))  # as cv_mlcrf(): the sparser on a tie
 }
 

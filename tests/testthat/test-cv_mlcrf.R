@@ -116,3 +116,18 @@ test_that("the default cv_mlcrf() recovers the paper's synthetic graphs", {
   expect_gte(sum(ok), 7)
   expect_true(all(ok[c("independent 1", "independent 2", "complete 1", "complete 2")]))
 })
+
+test_that("the backward elimination stops after `patience` graphs worse than the best", {
+  set.seed(3)
+  x <- mlss::emotions$x[1:150, 1:8]
+  y <- mlss::emotions$y[1:150, 1:4]
+  fit <- suppressWarnings(mlcrf(x, y, lambda_v = 0.05, lambda_w = 1e-4, eta = 1, tol = 1e-6))
+  expect_identical(nrow(fit$edges), 6L)
+  # a criterion whose best is the third graph: three worse ones follow, then stop
+  crit <- function(pl, E) c(0, 1, -1, 2, 3, 4, 5)[seq_along(E)]
+  cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, 1e-6, 2000,
+                                                        crit = crit, patience = 3))
+  expect_identical(cand$edges, nrow(fit$edges) - 0:5)
+  all <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, 1e-6, 2000))
+  expect_identical(all$edges, rev(seq_len(nrow(fit$edges) + 1L) - 1L))
+})
