@@ -150,9 +150,12 @@ prune_rules <- function(rec, x, y, lv) {
     g <- best(rec[[rule]])
     fit <- suppressWarnings(mlcrf(x, y, lambda_v = lv, lambda_w = grid$lambda_w[g],
                                   eta = grid$eta[g], tol = tol))
-    cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, tol, 2000))
     for (gm in c(0, 0.5, 1)) {
-      crit <- -2 * cand$pl + cand$edges * (3 * log(nrow(x)) + 4 * gm * log(ncol(y)))
+      f_crit <- function(pl, E) -2 * pl + E * (3 * log(nrow(x)) + 4 * gm * log(ncol(y)))
+      # with cv_mlcrf()'s early stop (mlss:::mlcrf_ebic_patience graphs worse than the best)
+      cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, tol, 2000, f_crit,
+                                                            mlss:::mlcrf_ebic_patience))
+      crit <- f_crit(cand$pl, cand$edges)
       k <- max(which(crit == min(crit)))
       out[[paste0(rule, "+prune_", gm)]] <- identical(edge_set(cand$fits[[k]]), rec$truth)
     }
