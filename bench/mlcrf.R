@@ -245,9 +245,11 @@ if ("table" %in% parts) {
   dates <- unique(substr(unlist(lapply(files, function(f) readRDS(f)$date)), 1, 10))
   csv <- file.path("inst", "papers", "mlcrf_tables.csv")
   dir.create(dirname(csv), showWarnings = FALSE, recursive = TRUE)
-  writeLines(sprintf("# made by bench/mlcrf.R on %s, %s (%d cores, shared, loaded), seeds: %s",
+  ran <- vapply(split(tab$folds, paste(tab$data, tab$method)), max, 0)
+  ran <- paste(names(ran), ran, collapse = ", ")
+  writeLines(sprintf("# made by bench/mlcrf.R on %s, %s (%d cores, shared, loaded), seeds: %s; folds run (of the 10) per data set and method: %s",
                      paste(dates, collapse = ", "), Sys.info()[["nodename"]],
-                     parallel::detectCores(), seeds), csv)
+                     parallel::detectCores(), seeds, ran), csv)
   suppressWarnings(utils::write.table(tab, csv, sep = ",", row.names = FALSE, append = TRUE,
                                       qmethod = "double"))
   # the MLCRF fits: edges, penalties, time of cv_mlcrf() per fold
@@ -255,7 +257,7 @@ if ("table" %in% parts) {
     i <- readRDS(f)$info$MLCRF
     if (is.null(i)) next
     k <- mlcrf_pick(i$candidates$pl, i$candidates$edges, i$n, i$m, i$d)
-    cat(sprintf("%s: eBIC candidates' edges %s (CV's: the last), picked %d; cv_mlcrf %.0f s elapsed, %.0f s CPU\n",
+    cat(sprintf("%s: eBIC candidates' edges %s (the CV fit's first), picked %d; cv_mlcrf %.0f s elapsed, %.0f s CPU\n",
                 basename(f), paste(i$candidates$edges, collapse = " "), i$candidates$edges[k],
                 i$cv_seconds, i$cv_cpu))
   }
