@@ -1,34 +1,52 @@
 # Benchmarks of mlcrf(), run from the package directory (make bench).
 #
-# Part 1: accuracy as in the paper's Tables 2-5 (exact match, log-likelihood
-#   loss, micro and macro F1) on emotions, yeast and scene: k-fold CV on
-#   ml_folds() (MLCRF_BENCH_FOLDS, 10 by default as in the paper), MLCRF
-#   against binary relevance with the same logistic model (mlcrf(edges =
-#   "none"), the same lambda_v).  Not the paper's full protocol, for time:
-#   lambda_v is chosen per label by 5-fold CV of the logistic models (as in the
-#   paper) once, on the training part of the first fold (MLCRF_BENCH_LV =
-#   "fold" repeats it in every fold), and lambda_w is the documented
-#   default rule (no cross-validation of lambda_w and eta; cv_mlcrf() does not
-#   exist yet) and eta is fixed (MLCRF_BENCH_ETA, 0.5 by default: with eta = 1
-#   the refit of the kept edges has almost no ridge and overfits).  Predictions
-#   use exact inference (m <= 14).  The paper's log-likelihood loss is the sum
-#   over a test fold, averaged over the folds; ours is reported the same way
-#   (mean log loss times the fold size).
+# Part 1: the MLCRF paper's Tables 2-5 (exact match, log-likelihood loss,
+#   micro and macro F1; 10-fold CV) on emotions, yeast and scene (the bundled
+#   data sets, training and test parts together) for MLCRF, BR, CC, PCC,
+#   ML-kNN and IBLR, with the tuning the paper describes where the package has
+#   it.  Folds: ml_folds(y, 10) with set.seed(2014); MLCRF_BENCH_RUN_FOLDS
+#   runs only the first k of the 10 (for time; the log-likelihood loss stays
+#   the sum over a tenth of the data, as the paper's).  Features standardised
+#   with each fold's training mean and sd.
+#   * MLCRF: cv_mlcrf() with its defaults on the fold's training part
+#     (lambda_v by per-label CV, lambda_w and eta by 5-fold CV of the held-out
+#     log-likelihood, then the extended-BIC pruning, prune = "ebic"), exact
+#     inference (m <= 14).  MLCRF_cv: the same CV without the pruning
+#     (prune = "none"), from the same run (the pruning's candidates are
+#     refitted from the CV fit, as cv_mlcrf() does, and all are scored, so
+#     that the table applies the rule of the package installed when it is
+#     made).
+#   * BR, CC, PCC: L2 logistic regressions (LIBLINEAR) with the cost of each
+#     link chosen by its own 5-fold CV of the validation log loss on the grid
+#     10^(-3:1) (for the chains, link l on the features and the true labels
+#     1..l-1; the order is the column order, the paper's Y1 < Y2 < ...).  BR
+#     predicts labels at p > 1/2 and p(y | x) as the product of its
+#     probabilities; CC by the greedy chain with PCC's p(y | x) (the same
+#     model); PCC exact MAP and p(y | x) by the chain rule.
+#   * ML-kNN, IBLR: k = 10, Euclidean distance on the standardised features
+#     (the paper's settings); IBLR's cost 1 (the package's default; not tuned);
+#     p(y | x) as the product of the per-label posteriors.
+#   Each (data set, fold) is saved to MLCRF_BENCH_OUT/<data>_fold<k>.rds as it
+#   ends; MLCRF_BENCH_PARTS = "table" collects what is there into
+#   inst/papers/mlcrf_tables.csv beside the paper's figures.
 # Part 2: time per fit and per prediction, and how it grows with the number
 #   of labels m (exact vs approximate inference) and of instances n.
 #
-# Environment: MLCRF_BENCH_PARTS ("1,2"), MLCRF_BENCH_FOLDS, MLCRF_BENCH_ETA,
-#   MLCRF_BENCH_DATA ("emotions,yeast,scene").
+# Environment: MLCRF_BENCH_PARTS ("1,table,2"), MLCRF_BENCH_RUN_FOLDS (10),
+#   MLCRF_BENCH_DATA ("emotions,yeast,scene"), MLCRF_BENCH_METHODS
+#   ("BR,CC,PCC,MLKNN,IBLR,MLCRF"), MLCRF_BENCH_OUT ("bench/mlcrf_folds"),
+#   MLCRF_BENCH_ETA (0.5, part 2 only).
 source(file.path("bench", "common.R"))
 
-parts <- strsplit(Sys.getenv("MLCRF_BENCH_PARTS", "1,2"), ",")[[1]]
-nfolds <- as.integer(Sys.getenv("MLCRF_BENCH_FOLDS", "10"))
-lv_each_fold <- Sys.getenv("MLCRF_BENCH_LV", "once") == "fold"
-fit_tol <- 1e-5
+parts <- strsplit(Sys.getenv("MLCRF_BENCH_PARTS", "1,table,2"), ",")[[1]]
+nfolds <- 10
+run_folds <- as.integer(Sys.getenv("MLCRF_BENCH_RUN_FOLDS", "10"))
 eta <- as.numeric(Sys.getenv("MLCRF_BENCH_ETA", "0.5"))
 sets <- strsplit(Sys.getenv("MLCRF_BENCH_DATA", "emotions,yeast,scene"), ",")[[1]]
+methods <- strsplit(Sys.getenv("MLCRF_BENCH_METHODS", "BR,CC,PCC,MLKNN,IBLR,MLCRF"), ",")[[1]]
+out_dir <- Sys.getenv("MLCRF_BENCH_OUT", file.path("bench", "mlcrf_folds"))
 cat("mlcrf benchmark;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
-    "; cores:", parallel::detectCores(), "; loaded machine\n")
+    "; cores:", parallel::detectCores(), "; load:", readLines("/proc/loadavg"), "\n")
 
 # The Mulan data sets as bundled in the package (the same instances as the
 # ARFF files in ../shared/data/mulan, train and test parts together).
@@ -38,70 +56,211 @@ load_set <- function(name) {
   d
 }
 
-# The paper's figures (Tables 2-5; MLCRF and BR columns), log-likelihood loss
-# as the sum over a test fold.
-paper <- data.frame(
-  data = rep(c("emotions", "yeast", "scene"), each = 2),
-  method = rep(c("MLCRF", "BR"), 3),
-  exact_match = c(0.371, 0.265, 0.225, 0.151, 0.687, 0.541),
-  loglik_loss = c(130.4, 153.5, 923.9, 1500.3, 252.4, 344.7),
-  micro_f1 = c(0.697, 0.645, 0.629, 0.635, 0.733, 0.696),
-  macro_f1 = c(0.695, 0.632, 0.476, 0.457, 0.746, 0.703),
-  stringsAsFactors = FALSE)
+# The paper's Tables 2-5 (Naeini et al. 2014, 10-fold CV; log-likelihood
+# loss the sum over a test fold), read from ../shared/papers/mlcrf-sdm2014.txt.
+paper <- expand.grid(method = c("MLCRF", "BR", "CC", "PCC", "MLKNN", "IBLR"),
+                     data = c("emotions", "yeast", "scene"), stringsAsFactors = FALSE)
+paper$exact_match <- c(0.371, 0.265, 0.268, 0.317, 0.283, 0.335,
+                       0.225, 0.151, 0.193, 0.230, 0.179, 0.204,
+                       0.687, 0.541, 0.632, 0.666, 0.629, 0.644)
+paper$log_loss <- c(130.4, 153.5, 169.6, 134.9, 151.7, 143.0,
+                    923.9, 1500.3, 2303.8, 932.1, 1464.9, 1434.2,
+                    252.4, 344.7, 395.0, 258.9, 310.9, 283.9)
+paper$micro_f1 <- c(0.697, 0.645, 0.621, 0.664, 0.656, 0.692,
+                    0.629, 0.635, 0.628, 0.645, 0.646, 0.661,
+                    0.733, 0.696, 0.697, 0.722, 0.736, 0.758)
+paper$macro_f1 <- c(0.695, 0.632, 0.620, 0.659, 0.656, 0.690,
+                    0.476, 0.457, 0.467, 0.486, 0.478, 0.498,
+                    0.746, 0.703, 0.709, 0.729, 0.743, 0.765)
 
+standardise <- function(xtr, xte) {
+  mu <- colMeans(xtr)
+  s <- sqrt(colMeans(sweep(xtr, 2, mu)^2))
+  s[s == 0] <- 1
+  list(tr = sweep(sweep(xtr, 2, mu), 2, s, "/"), te = sweep(sweep(xte, 2, mu), 2, s, "/"))
+}
+
+# One fold's measures; log_loss as the paper's: the sum over the test fold.
 fold_measures <- function(y, pred, prob) {
-  r <- ml_metrics(y, pred = pred, prob = prob,
-                  measures = c("subset_accuracy", "log_loss", "micro_f1", "macro_f1"))
-  c(exact_match = r$subset_accuracy, loglik_loss = r$log_loss * nrow(y),
-    micro_f1 = r$micro_f1, macro_f1 = r$macro_f1)
+  r <- ml_metrics(y, pred = pred, prob = pmax(prob, 1e-300),
+                  measures = c("subset_accuracy", "log_loss", "micro_f1", "macro_f1",
+                               "macro_f1_pr"))
+  c(exact_match = r$subset_accuracy, log_loss = r$log_loss * nrow(y),
+    micro_f1 = r$micro_f1, macro_f1 = r$macro_f1, macro_f1_pr = r$macro_f1_pr)
+}
+joint_of_marginals <- function(p, y) apply(ifelse(y, p, 1 - p), 1, prod)
+
+# The cost of each link by its own 5-fold CV of the validation log loss.
+link_costs <- function(x, y, chain, grid = 10^(-3:1), nfolds = 5) {
+  set.seed(1)
+  foldid <- ml_folds(y, nfolds)
+  vapply(seq_len(ncol(y)), function(l) {
+    xl <- if (chain && l > 1) cbind(x, y[, seq_len(l - 1), drop = FALSE] + 0) else x
+    loss <- vapply(grid, function(cost) sum(vapply(seq_len(nfolds), function(k) {
+      tr <- foldid != k
+      f <- br(xl[tr, , drop = FALSE], y[tr, l, drop = FALSE], learner = "logistic", cost = cost)
+      p <- pmin(pmax(predict(f, xl[!tr, , drop = FALSE], type = "score")[, 1], 1e-12), 1 - 1e-12)
+      -sum(ifelse(y[!tr, l], log(p), log(1 - p)))
+    }, 0)), 0)
+    grid[which.min(loss)]
+  }, 0)
+}
+
+# The eBIC pick of cv_mlcrf()'s default (prune = "ebic") among the candidates.
+mlcrf_pick <- function(pl, edges, n, m, d) {
+  crit <- mlss:::mlcrf_ebic(pl, edges, n, m, d, 3, eval(formals(cv_mlcrf)$gamma))
+  p <- mlss:::mlcrf_ebic_patience  # where cv_mlcrf()'s elimination stops
+  for (j in seq_along(crit))
+    if (j > p && all(utils::tail(crit[1:j], p) > min(crit[1:j]))) {
+      crit <- crit[1:j]
+      break
+    }
+  max(which(crit == min(crit)))  # as cv_mlcrf(): the sparser on a tie
+}
+
+run_fold <- function(d, foldid, k) {
+  tr <- foldid != k
+  s <- standardise(d$x[tr, ], d$x[!tr, ])
+  ytr <- d$y[tr, ]; yte <- d$y[!tr, ]
+  res <- list(); info <- list()
+  timed <- function(expr) {
+    t <- system.time(v <- expr)
+    list(value = v, elapsed = t[["elapsed"]], cpu = t[["user.self"]] + t[["sys.self"]])
+  }
+  if ("BR" %in% methods) {
+    t <- timed({
+      cost <- link_costs(s$tr, ytr, chain = FALSE)
+      f <- br(s$tr, ytr, learner = "logistic", cost = cost)
+      p <- predict(f, s$te, type = "score")
+    })
+    res$BR <- fold_measures(yte, p > 0.5, joint_of_marginals(p, yte))
+    info$BR <- list(seconds = t$elapsed, cost = cost)
+  }
+  if (any(c("CC", "PCC") %in% methods)) {
+    t <- timed({
+      cost <- link_costs(s$tr, ytr, chain = TRUE)
+      f <- pcc(s$tr, ytr, cost = cost)
+      prob <- predict(f, s$te, type = "prob", y = yte)
+      map <- predict(f, s$te, type = "class")
+      g <- f
+      class(g) <- c("cc", "chain", class(f)[!class(f) %in% c("pcc", "chain")])
+      greedy <- predict(g, s$te, type = "class")
+    })
+    res$PCC <- fold_measures(yte, map, prob)
+    res$CC <- fold_measures(yte, greedy, prob)
+    info$PCC <- list(seconds = t$elapsed, cost = cost)
+  }
+  if ("MLKNN" %in% methods) {
+    f <- mlknn(s$tr, ytr, k = 10)
+    p <- predict(f, s$te, type = "score")
+    res$MLKNN <- fold_measures(yte, predict(f, s$te, type = "class"), joint_of_marginals(p, yte))
+  }
+  if ("IBLR" %in% methods) {
+    f <- iblr(s$tr, ytr, k = 10)
+    p <- predict(f, s$te, type = "score")
+    res$IBLR <- fold_measures(yte, predict(f, s$te, type = "class"), joint_of_marginals(p, yte))
+  }
+  if ("MLCRF" %in% methods) {
+    set.seed(k)
+    t <- timed(cv <- suppressWarnings(cv_mlcrf(s$tr, ytr, prune = "none", path = FALSE,
+                                               progress = FALSE)))
+    cands <- NULL
+    t2 <- timed(cands <- suppressWarnings(mlss:::mlcrf_ebic_candidates(cv$fit, s$tr, ytr,
+                                                                        1e-6, 2000)))
+    # every candidate's measures, so that the table applies the eBIC rule of
+    # the package as installed when it is made (the pick needs only pl, edges)
+    cm <- t(vapply(cands$fits, function(f)
+      fold_measures(yte, predict(f, s$te), predict(f, s$te, type = "prob", y = yte)),
+      numeric(5)))
+    res$MLCRF_cv <- cm[1, ]
+    res$MLCRF <- cm[mlcrf_pick(cands$pl, cands$edges, nrow(s$tr), ncol(ytr), ncol(s$tr)), ]
+    info$MLCRF <- list(cv_seconds = t$elapsed + t2$elapsed, cv_cpu = t$cpu + t2$cpu,
+                       candidates = data.frame(lambda_w = cv$fit$lambda_w, eta = cv$fit$eta,
+                                               edges = cands$edges, pl = cands$pl, cm),
+                       n = nrow(s$tr), m = ncol(ytr), d = ncol(s$tr))
+  }
+  list(res = res, info = info, n_test = sum(!tr), date = format(Sys.time(), tz = "UTC"))
 }
 
 if ("1" %in% parts) {
-  rows <- list()
+  dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
   for (name in sets) {
     d <- load_set(name)
     set.seed(2014)
     foldid <- ml_folds(d$y, nfolds)
-    res <- list(MLCRF = NULL, BR = NULL)
-    tfit <- c(MLCRF = 0, BR = 0)
-    nedges <- integer(0)
-    for (k in seq_len(nfolds)) {
-      tr <- foldid != k
-      if (k == 1 || lv_each_fold)
-        lv <- mlss:::mlcrf_cv_lambda_v(d$x[tr, ], d$y[tr, ], 5, tol = 1e-4, maxit = 2000)
-      for (method in c("MLCRF", "BR")) {
-        t0 <- proc.time()[["elapsed"]]
-        fit <- suppressWarnings(mlcrf(d$x[tr, ], d$y[tr, ], lambda_v = lv, eta = eta, tol = fit_tol,
-                                      edges = if (method == "BR") "none" else "learn"))
-        tfit[method] <- tfit[method] + proc.time()[["elapsed"]] - t0
-        if (method == "MLCRF") nedges <- c(nedges, nrow(fit$edges))
-        pred <- predict(fit, d$x[!tr, ])
-        prob <- predict(fit, d$x[!tr, ], type = "prob", y = d$y[!tr, ])
-        res[[method]] <- rbind(res[[method]], fold_measures(d$y[!tr, ], pred, prob))
+    for (k in seq_len(run_folds)) {
+      t0 <- proc.time()
+      r <- run_fold(d, foldid, k)
+      saveRDS(r, file.path(out_dir, sprintf("%s_fold%02d.rds", name, k)))
+      cat(sprintf("%s fold %d (%.0f s elapsed, %.0f s CPU):\n", name, k,
+                  (proc.time() - t0)[["elapsed"]], sum((proc.time() - t0)[c(1, 2)])))
+      print(round(do.call(rbind, r$res), 3))
+    }
+  }
+}
+
+if ("table" %in% parts) {
+  files <- list.files(out_dir, pattern = "_fold[0-9]+[.]rds$", full.names = TRUE)
+  rows <- list()
+  for (name in c("emotions", "yeast", "scene")) {
+    fs <- grep(paste0("/", name, "_fold"), files, value = TRUE)
+    if (!length(fs)) next
+    rs <- lapply(fs, function(f) {
+      r <- readRDS(f)
+      i <- r$info$MLCRF
+      if (!is.null(i)) {  # the pick of the defaults as installed now
+        cm <- as.matrix(i$candidates[, names(r$res$MLCRF)])
+        k <- mlcrf_pick(i$candidates$pl, i$candidates$edges, i$n, i$m, i$d)
+        r$res$MLCRF <- cm[k, ]
+        r$info$MLCRF$edges <- i$candidates$edges[k]
+        r$info$MLCRF$lambda_w <- i$candidates$lambda_w[k]
+        r$info$MLCRF$eta <- i$candidates$eta[k]
+      }
+      r
+    })
+    for (method in c("MLCRF", "MLCRF_cv", "BR", "CC", "PCC", "MLKNN", "IBLR")) {
+      have <- Filter(Negate(is.null), lapply(rs, function(r) r$res[[method]]))
+      if (!length(have)) next
+      M <- do.call(rbind, have)
+      for (measure in colnames(M)) {
+        pv <- paper[paper$data == name & paper$method == method, measure]
+        note <- switch(method,
+          MLCRF = "cv_mlcrf() defaults: lambda_w, eta by held-out log-likelihood, then eBIC pruning",
+          MLCRF_cv = "cv_mlcrf(prune = \"none\"): lambda_w, eta by held-out log-likelihood",
+          BR = "logistic, cost per label by 5-fold CV of the log loss",
+          CC = "logistic chain (column order), cost per link by 5-fold CV of the log loss",
+          PCC = "logistic chain (column order), cost per link by 5-fold CV of the log loss, exact inference",
+          MLKNN = "k = 10", IBLR = "k = 10, cost 1 (not tuned)")
+        if (measure == "log_loss") note <- paste0(note, "; sum over a test fold (a tenth of the data)")
+        if (measure == "macro_f1_pr") note <- paste0(note, "; F1 of macro precision and macro recall")
+        rows[[length(rows) + 1]] <- data.frame(
+          data = name, method = method, measure = measure, ours = signif(mean(M[, measure]), 4),
+          paper = if (length(pv) == 1) pv else NA, folds = nrow(M), note = note)
       }
     }
-    for (method in c("MLCRF", "BR")) {
-      rows[[length(rows) + 1]] <- data.frame(
-        data = name, method = method, t(colMeans(res[[method]])),
-        fit_seconds = tfit[[method]] / nfolds,
-        edges = if (method == "MLCRF") paste0(round(mean(nedges), 1), "/",
-                                              ncol(d$y) * (ncol(d$y) - 1) / 2) else "0")
-    }
-    cat(name, "done:\n")
-    print(format(do.call(rbind, rows[length(rows) - 1:0]), digits = 3), row.names = FALSE)
   }
-  ours <- do.call(rbind, rows)
-  tab <- merge(ours, paper, by = c("data", "method"), suffixes = c("", "_paper"), sort = FALSE)
-  # the paper's folds are a tenth of the data: our sums rescaled to that size
-  tab$loglik_loss_tenth <- tab$loglik_loss * nfolds / 10
-  tab <- tab[, c("data", "method", "exact_match", "exact_match_paper", "loglik_loss",
-                 "loglik_loss_tenth", "loglik_loss_paper", "micro_f1", "micro_f1_paper", "macro_f1",
-                 "macro_f1_paper", "edges", "fit_seconds")]
-  cat("\nPart 1:", nfolds, "-fold CV (mean over folds); eta =", eta,
-      "; lambda_w the default rule; lambda_v by 5-fold CV",
-      if (lv_each_fold) "in every fold" else "on the first fold's training part only",
-      "; tol =", fit_tol, "; _paper = the paper's Tables 2-5 (10-fold CV, tuned)\n")
-  print(format(tab, digits = 3), row.names = FALSE)
+  tab <- do.call(rbind, rows)
+  print(tab[, 1:6], row.names = FALSE)
+  seeds <- "folds by ml_folds() after set.seed(2014), cv_mlcrf() after set.seed(<fold>), link CV after set.seed(1)"
+  dates <- unique(substr(unlist(lapply(files, function(f) readRDS(f)$date)), 1, 10))
+  csv <- file.path("inst", "papers", "mlcrf_tables.csv")
+  dir.create(dirname(csv), showWarnings = FALSE, recursive = TRUE)
+  ran <- vapply(split(tab$folds, paste(tab$data, tab$method)), max, 0)
+  ran <- paste(names(ran), ran, collapse = ", ")
+  writeLines(sprintf("# made by bench/mlcrf.R on %s, %s (%d cores, shared, loaded), seeds: %s; folds run (of the 10) per data set and method: %s",
+                     paste(dates, collapse = ", "), Sys.info()[["nodename"]],
+                     parallel::detectCores(), seeds, ran), csv)
+  suppressWarnings(utils::write.table(tab, csv, sep = ",", row.names = FALSE, append = TRUE,
+                                      qmethod = "double"))
+  # the MLCRF fits: edges, penalties, time of cv_mlcrf() per fold
+  for (f in files) {
+    i <- readRDS(f)$info$MLCRF
+    if (is.null(i)) next
+    k <- mlcrf_pick(i$candidates$pl, i$candidates$edges, i$n, i$m, i$d)
+    cat(sprintf("%s: eBIC candidates' edges %s (the CV fit's first), picked %d; cv_mlcrf %.0f s elapsed, %.0f s CPU\n",
+                basename(f), paste(i$candidates$edges, collapse = " "), i$candidates$edges[k],
+                i$cv_seconds, i$cv_cpu))
+  }
 }
 
 if ("2" %in% parts) {

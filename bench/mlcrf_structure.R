@@ -23,6 +23,10 @@
 #                  default lambda_w / sqrt(1/2))
 #   default1       mlcrf() at its default lambda_w with eta = 1 (no CV)
 # Environment: MLCRF_STRUCT_SEEDS (10), MLCRF_STRUCT_SETS ("small,large"),
+#   MLCRF_STRUCT_DESIGNS (a comma list of design names, overrides the sets),
+#   MLCRF_STRUCT_DEFAULT (1: also cv_mlcrf() with its defaults on the same
+#   folds and path), MLCRF_STRUCT_SAVE (a path prefix: each design's records
+#   saved to <prefix>_<design>.rds),
 #   MLCRF_STRUCT_B (10), MLCRF_STRUCT_NLAMBDA (8).
 suppressMessages(library(mlss))
 seeds <- as.integer(Sys.getenv("MLCRF_STRUCT_SEEDS", "10"))
@@ -46,6 +50,8 @@ designs <- list(
                  coupling = 2))
 if (!"small" %in% sets) designs <- designs[!grepl("3$", names(designs))]
 if (!"large" %in% sets) designs <- designs[grepl("3$", names(designs))]
+only <- Sys.getenv("MLCRF_STRUCT_DESIGNS", "")
+if (nzchar(only)) designs <- designs[strsplit(only, ",")[[1]]]
 
 generate <- function(des, n = 500, d = 6) {
   m <- des$m
@@ -67,6 +73,7 @@ truth_set <- function(des) if (nrow(des$edges)) sort(paste0("y", des$edges[, 1],
 edge_set <- function(fit) sort(paste(fit$edges$from, fit$edges$to, sep = "~"))
 
 # ---- held-out pseudo-log-likelihood -----------------------------------------
+# (a transcription of its own, not the package's mlcrf_pseudo_loglik())
 heldout_pl <- function(fit, x, y) {
   pot <- mlss:::mlcrf_potentials(fit, x)
   y <- y + 0
@@ -80,24 +87,16 @@ heldout_pl <- function(fit, x, y) {
   sum(y * plogis(z, log.p = TRUE) + (1 - y) * plogis(-z, log.p = TRUE))
 }
 
-one_se <- function(cvm, cvsd, order) {  # cvm: higher is better; order: most regularised first
-  best <- order[which.max(cvm[order])]
-  ok <- cvm >= cvm[best] - cvsd[best]
-  c(best = best, se = order[ok[order]][1])
-}
-
 run_one <- function(des, seed) {
   set.seed(seed)
   dat <- generate(des)
   x <- dat$x; y <- dat$y
-  truth <- truth_set(des)
   lv <- suppressWarnings(mlcrf(x, y, edges = "none", tol = tol)$lambda_v)
   etas <- c(0.5, 1)
   top <- max(vapply(etas, function(e) mlss:::mlcrf_lambda_range(x, y, lv, e, tol = tol)$lambda_max, 0))
   lam <- top * 10^seq(0, -2, length.out = nlambda)
   foldid <- ml_folds(y, 5)
   grid <- expand.grid(lambda_w = lam, eta = etas)
-  ord <- order(-grid$lambda_w, -grid$eta)
   ll <- pl <- matrix(NA, nrow(grid), 5)
   for (k in 1:5) {
     tr <- foldid != k
@@ -113,28 +112,139 @@ run_one <- function(des, seed) {
       }
     }
   }
-  refit <- function(g) edge_set(suppressWarnings(mlcrf(x, y, lambda_v = lv, lambda_w = grid$lambda_w[g],
-                                                       eta = grid$eta[g], tol = tol)))
-  pick <- function(M) one_se(rowMeans(M), apply(M, 1, sd) / sqrt(5), ord)
-  out <- list()
-  p <- pick(ll); out$ll <- refit(p[["best"]]); out$ll_1se <- refit(p[["se"]])
-  p <- pick(pl); out$pl <- refit(p[["best"]]); out$pl_1se <- refit(p[["se"]])
-  cv <- suppressWarnings(suppressMessages(cv_mlcrf(x, y, lambda_w = lam, eta = etas, lambda_v = lv,
-                                                   foldid = foldid, tol = tol, progress = FALSE)))
-  out$f1 <- edge_set(cv$fit)
-  out$f1_1se <- refit(cv$best_1se)
-  st <- suppressWarnings(mlcrf_stability(x, y, eta = 1, B = B, lambda_v = lv, tol = tol))
-  out$stab <- sort(paste(st$edges$from, st$edges$to, sep = "~"))
-  out$default1 <- edge_set(suppressWarnings(mlcrf(x, y, lambda_v = lv, eta = 1, tol = tol)))
-  vapply(out, function(s) identical(s, truth), NA)
+  # the refits on all rows at every grid point: edge sets and pseudo-likelihood
+  sets <- vector("list", nrow(grid)); fullpl <- numeric(nrow(grid))
+  for (e in etas) {
+    prev <- NULL
+    for (l in lam) {
+      fit <- suppressWarnings(mlcrf(x, y, lambda_v = lv, lambda_w = l, eta = e, init = prev, tol = tol))
+      prev <- fit
+      g <- which(grid$lambda_w == l & grid$eta == e)
+      sets[[g]] <- edge_set(fit)
+      fullpl[g] <- heldout_pl(fit, x, y)
+    }
+  }
+  rec <- list(grid = grid, sets = sets, fullpl = fullpl, ll = rowMeans(ll), pl = rowMeans(pl),
+              truth = truth_set(des), n = nrow(x), d = ncol(x), m = ncol(y), default = NA)
+  rec$prune <- prune_rules(rec, x, y, lv)
+  if (run_default) {
+    cv <- suppressWarnings(suppressMessages(cv_mlcrf(x, y, lambda_w = lam, eta = etas, lambda_v = lv,
+                                                     foldid = foldid, tol = tol, progress = FALSE,
+                                                     path = FALSE)))
+    rec$default <- identical(edge_set(cv$fit), rec$truth)
+  }
+  rec
+}
+run_default <- Sys.getenv("MLCRF_STRUCT_DEFAULT", "1") == "1"
+save_to <- Sys.getenv("MLCRF_STRUCT_SAVE", "")  # a path prefix for each design's records
+
+# The backward elimination of cv_mlcrf(prune = "ebic") from the refit on all
+# rows at the CV point of ll / pl: the weakest edge dropped and the rest
+# refitted, down to no edge; eBIC (df = K) with gamma 0, 0.5, 1 picks one.
+prune_rules <- function(rec, x, y, lv) {
+  grid <- rec$grid
+  ord <- order(-grid$lambda_w, -grid$eta)
+  best <- function(v) ord[which.max(v[ord])]
+  out <- logical(0)
+  for (rule in c("ll", "pl")) {
+    g <- best(rec[[rule]])
+    fit <- suppressWarnings(mlcrf(x, y, lambda_v = lv, lambda_w = grid$lambda_w[g],
+                                  eta = grid$eta[g], tol = tol))
+    for (gm in c(0, 0.5, 1)) {
+      f_crit <- function(pl, E) -2 * pl + E * (3 * log(nrow(x)) + 4 * gm * log(ncol(y)))
+      # with cv_mlcrf()'s early stop (mlss:::mlcrf_ebic_patience graphs worse than the best)
+      cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, tol, 2000, f_crit,
+                                                            mlss:::mlcrf_ebic_patience))
+      crit <- f_crit(cand$pl, cand$edges)
+      k <- max(which(crit == min(crit)))
+      out[[paste0(rule, "+prune_", gm)]] <- identical(edge_set(cand$fits[[k]]), rec$truth)
+    }
+  }
+  out
+}
+
+# ---- the rules, from a seed's record ------------------------------------------
+# ll, pl: the best point of the held-out log-likelihood / pseudo-likelihood
+# (ties: larger lambda_w, then larger eta, as the engine orders);
+# ebic<df>_<gamma>: least extended BIC over the whole path (both etas),
+#   -2 PL + |E| df log n + 4 gamma |E| log m, with df per edge 1, K = 3 (the
+#   edge's potential table) or q = (d + 1) K (all its parameters);
+# ll+ebic..., pl+ebic...: the same criterion among the points at the CV
+#   point's eta with lambda_w >= its lambda_w (pruning the CV graph).
+rule_results <- function(rec) {
+  grid <- rec$grid
+  ok <- function(g) identical(rec$sets[[g]], rec$truth)
+  ord <- order(-grid$lambda_w, -grid$eta)
+  best <- function(v) ord[which.max(v[ord])]
+  E <- lengths(rec$sets)
+  out <- c(ll = ok(best(rec$ll)), pl = ok(best(rec$pl)))
+  for (df in c("1", "K", "q")) for (gm in c(0, 0.5, 1)) {
+    per <- switch(df, "1" = 1, K = 3, q = (rec$d + 1) * 3) * log(rec$n) + 4 * gm * log(rec$m)
+    crit <- -2 * rec$fullpl + E * per
+    prune <- function(g0) {
+      c <- which(grid$eta == grid$eta[g0] & grid$lambda_w >= grid$lambda_w[g0])
+      c <- c[order(-grid$lambda_w[c])]
+      c[which.min(crit[c])]
+    }
+    nm <- paste0("ebic", df, "_", gm)
+    out[[nm]] <- ok(ord[which.min(crit[ord])])
+    out[[paste0("ll+", nm)]] <- ok(prune(best(rec$ll)))
+    out[[paste0("pl+", nm)]] <- ok(prune(best(rec$pl)))
+  }
+  out <- c(out, unlist(rec$prune))
+  out[["default"]] <- rec$default
+  out
+}
+
+# MLCRF_STRUCT_FROM=<prefix>: add the pruning rules to the records saved by an
+# earlier run (the data regenerated from the seeds), and print the table.
+from <- Sys.getenv("MLCRF_STRUCT_FROM", "")
+if (nzchar(from)) {
+  tab <- t(sapply(names(designs), function(nm) {
+    recs <- readRDS(sprintf("%s_%s.rds", from, nm))
+    recs <- lapply(seq_along(recs), function(s) {
+      r <- recs[[s]]
+      if (is.null(r$prune) || Sys.getenv("MLCRF_STRUCT_REDO") == "1") {
+        set.seed(1000 + s)
+        dat <- generate(designs[[nm]])
+        lv <- suppressWarnings(mlcrf(dat$x, dat$y, edges = "none", tol = tol)$lambda_v)
+        r$prune <- prune_rules(r, dat$x, dat$y, lv)
+      }
+      r
+    })
+    saveRDS(recs, sprintf("%s_%s.rds", from, nm))
+    r <- rowSums(sapply(recs, rule_results))
+    c(r, seeds = length(recs))
+  }))
+  print(t(rbind(tab, total = colSums(tab))))
+  # MLCRF_STRUCT_CSV=<file>: append the main rules to a CSV (design, labels,
+  # rule, recovered, seeds), as inst/papers/mlcrf_structure.csv holds them
+  csv <- Sys.getenv("MLCRF_STRUCT_CSV", "")
+  if (nzchar(csv)) {
+    keep <- c(cv_loglik = "ll", cv_pseudo_loglik = "pl", ebic_path = "ebicK_0.5",
+              bic_all_weights = "ebicq_0.5", default_cv_loglik_prune_ebic = "ll+prune_0.5",
+              cv_loglik_prune_ebic_gamma0 = "ll+prune_0", cv_loglik_prune_ebic_gamma1 = "ll+prune_1")
+    out <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
+      design = sub("[0-9]+$", "", nm), labels = designs[[nm]]$m, rule = names(keep),
+      recovered = unname(tab[nm, keep]), seeds = unname(tab[nm, "seeds"]))))
+    new <- !file.exists(csv)
+    if (new) writeLines(sprintf(paste("# made by bench/mlcrf_structure.R on %s, %s; seeds 1001 to 1000 + seeds",
+                                      "per design (set.seed(seed) before the data, the folds and lambda_v);",
+                                      "rules: see bench/mlcrf_structure.md"),
+                                format(Sys.Date()), Sys.info()[["nodename"]]), csv)
+    suppressWarnings(utils::write.table(out, csv, sep = ",", row.names = FALSE, col.names = new,
+                                        append = TRUE, qmethod = "double"))
+  }
+  quit(save = "no")
 }
 
 cat("mlcrf structure recovery;", R.version.string, "; seeds:", seeds, "; B:", B,
     "; nlambda:", nlambda, "\n")
 t0 <- proc.time()
 res <- lapply(names(designs), function(nm) {
-  ok <- vapply(seq_len(seeds), function(s) run_one(designs[[nm]], 1000 + s),
-               logical(8))
+  recs <- lapply(seq_len(seeds), function(s) run_one(designs[[nm]], 1000 + s))
+  if (nzchar(save_to)) saveRDS(recs, sprintf("%s_%s.rds", save_to, nm))
+  ok <- sapply(recs, rule_results)
   r <- rowSums(ok)
   cat(sprintf("%-13s %s   (%.0f s)\n", nm, paste(sprintf("%s %d/%d", names(r), r, seeds), collapse = ", "),
               (proc.time() - t0)[["elapsed"]]))
