@@ -24,6 +24,8 @@ fi
 PKGS="future future.apply knitr rmarkdown testthat RSQLite DBI progressr parallelly"
 # the adapters of the base learners (R/learners.R, Suggests): Debian packages them
 PKGS="$PKGS e1071 glmnet kernlab ranger"
+# quadprog: the independent QP solve in test-svm-optimality.R
+PKGS="$PKGS quadprog"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $PKGS)
 # pandoc builds the vignettes; qpdf is what R CMD check --as-cran asks for.
 tools=""
