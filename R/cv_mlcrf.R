@@ -155,7 +155,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   if (is.null(lambda_v)) {
     say("choosing lambda_v per label (", ncol(y), " logistic regressions)")
     lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type, tol = tol,
-                      max_iter = max_iter)$lambda_v
+                      max_iter = max_iter, progress = FALSE)$lambda_v
   }
   if (is.null(lambda_w)) {
     top <- max(vapply(eta, function(e)
@@ -171,7 +171,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # `loopy`); the refit on all the data does not (see below)
   fit <- function(x, y, lambda_w, eta, init = NULL) {
     f <- mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta,
-               edge_type = edge_type, init = init, tol = tol, max_iter = max_iter)
+               edge_type = edge_type, init = init, tol = tol, max_iter = max_iter,
+               progress = FALSE)  # cv_mlcrf() and the engine report progress
     f$loopy <- fold_marginals
     f
   }

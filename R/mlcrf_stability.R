@@ -106,7 +106,7 @@ mlcrf_stability <- function(x, y, lambda_w = NULL, eta = 1, nlambda = 10, B = 50
   nsub <- floor(fraction * n)
   if (nsub < 2) stop_arg("'fraction' * (number of rows) must be at least 2")
   if (is.null(lambda_v)) lambda_v <- mlcrf(x, y, edges = "none", edge_type = edge_type,
-                                           tol = tol, max_iter = max_iter)$lambda_v
+                                           tol = tol, max_iter = max_iter, progress = progress)$lambda_v
   lambda_v <- check_lambda_v(lambda_v, ncol(y))
   prep_all <- mlcrf_prepare(x, y + 0, edge_type)
   range <- mlcrf_lambda_range(x, y, lambda_v, eta, edge_type, tol, max_iter)
