@@ -304,7 +304,8 @@ lp_class_prob <- function(object, x) {
   if (is.null(object$model))
     return(matrix(1, nrow(x), 1, dimnames = list(rownames(x), rownames(object$sets))))
   q <- if (isTRUE(object$multiclass))
-    learner_predict_multi(object$learner, object$model, x, rownames(object$sets))
+    learner_predict_multi(object$learner, object$model, x,
+                          object$model_classes %||% rownames(object$sets))
   else ml_scores(object$model, x)
   norm <- object$norm %||% if (identical(object$learner, "logistic")) "prob" else "softmax"
   if (norm == "prob") {

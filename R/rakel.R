@@ -151,6 +151,8 @@ rakel_same <- function(subsets) {
 # perm[i] is the new label i): the same classes and model, the label sets'
 # columns (and their keys) permuted.
 lp_permute <- function(f, perm) {
+  # a multi-class model names its classes by the original keys
+  f$model_classes <- f$model_classes %||% rownames(f$sets)
   f$sets <- f$sets[, perm, drop = FALSE]
   keys <- label_set_keys(f$sets)
   rownames(f$sets) <- names(f$counts) <- keys

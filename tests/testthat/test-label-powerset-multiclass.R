@@ -119,6 +119,11 @@ test_that("rakel() fits a label subset repeated in another order once, its votes
   expect_equal(fit$models[[2]]$labels, colnames(pr$y)[c(3, 1, 2)])
   expect_equal(unname(fit$models[[2]]$sets + 0),
                unname(fit$models[[1]]$sets[, c(3, 1, 2)] + 0))
+  # and predicts on its own as the LP of its subset does (its classes are
+  # matched to the model's columns by the original keys)
+  expect_equal(unname(predict(fit$models[[2]], pr$newx, type = "score")),
+               unname(centroid_lp_reference(pr$x, pr$y[, c(3, 1, 2)], pr$newx)$score),
+               tolerance = 1e-12)
   # class votes too, against the refitted enumeration
   fitc <- rakel(pr$x, pr$y, subsets = subsets, learner = centroid_learner())
   votes <- matrix(0, nrow(pr$newx), 5)
