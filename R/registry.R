@@ -35,7 +35,7 @@ ml_registry <- function() {
                na_labels = list(na_labels = "observed")),
     cca_ridge = entry(function(x, ...) cca_ridge(x, ..., lambda = 0.1)),
     cca_svm = entry(function(x, ...) cca_svm(x, ..., lambda = 0.1)),
-    aso_svm = entry(function(x, ...) aso_svm(x, ..., alpha = 1, r = 1)),
+    aso_svm = entry(function(x, ...) aso_svm(x, ..., alpha = 1, r = 1, tol = 1e-8)),
     cc = entry(function(x, ...) cc(x, ...), cv = "cv_cc", na_labels = NULL),
     pcc = entry(function(x, ...) pcc(x, ...), cv = "cv_pcc",
                 types = c("class", "score", "prob"), na_labels = NULL),

@@ -113,13 +113,16 @@ test_that("mlcrf() is invariant to an offset up to its solver's tolerance", {
                           affine = FALSE, shapes = list(c(40, 5)))
   # with edges, the solver stops where rounding has taken it: a shift by 1,
   # where nothing cancels, already moves the scores by 1.6e-7.  An offset of
-  # 1e8 must add nothing to that (it moved them by 0.09 with the one-pass
-  # variance and the implicit centring in C)
+  # 1e8 must add nothing beyond the rounding of x + 1e8 itself (its spacing
+  # is 1.5e-8: the shifted data differ from the unshifted by that much, and
+  # the scores moved by up to 2.4e-8 with the solver of 2026-11-25 whatever
+  # its tol); it moved them by 0.09 with the one-pass variance and the
+  # implicit centring in C
   ff <- function(x, y)
     mlcrf(x, y, edges = "full", lambda_v = 0.1, lambda_w = 0.01, tol = 1e-10)
   for (sparse in c(FALSE, TRUE)) {
     base <- off_compare(ff, 40, 5, sparse, off = 1, affine = FALSE)$gap
-    expect_lte(off_compare(ff, 40, 5, sparse, affine = FALSE)$gap, 2 * base + 1e-8)
+    expect_lte(off_compare(ff, 40, 5, sparse, affine = FALSE)$gap, 2 * base + 1e-7)
   }
 })
 
