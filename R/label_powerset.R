@@ -256,7 +256,7 @@ lp_fit <- function(x, y, row, learner, cost, ...) {
   norm <- if (multi || (obj && learner$type == "prob") || identical(learner, "logistic"))
     "prob" else "softmax"
   if (K > 1 && multi) {
-    if (!is.null(cost)) learner <- update(learner, cost = cost)
+    if (!is.null(cost)) learner <- stats::update(learner, cost = cost)
     check_no_options(list(...))
     model <- learner_fit_multi(learner, x[row, , drop = FALSE], factor(keys, levels = classes))
   } else if (K > 1) {
