@@ -389,16 +389,7 @@ double crf_smooth_at(crf_problem *pr, const double *theta, const double *Pin, do
         loss += log1pexp(z) - y[k] * z;
         G[k] = 1.0 / (1.0 + exp(-z)) - y[k];   /* d loss / d log-odds */
     }
-    double value = loss / n;
-    /* the smooth part of the penalty */
-    for (int l = 0; l < m; l++) {
-        double s = 0.0;
-        for (int j = 1; j < p; j++) s += theta[IDX(j, l, p)] * theta[IDX(j, l, p)];
-        value += pr->lambda_v[l] * s + pr->lambda0 * theta[IDX(0, l, p)] * theta[IDX(0, l, p)];
-    }
-    double sw = 0.0;
-    for (size_t k = (size_t) p * m; k < (size_t) p * q; k++) sw += theta[k] * theta[k];
-    value += pr->ridge_w * sw;
+    double value = loss / n + smooth_penalty(pr, theta);
     if (!grad) return value;
 
     /* derivatives of the loss with respect to the potentials, into P (Pin
