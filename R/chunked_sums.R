@@ -215,7 +215,7 @@ fold_block_sums <- function(x, y, fold, nfolds,
   for (start in seq(1, n, by = block)) {
     r <- start:min(n, start + block - 1)
     for (f in seq_len(nfolds)) {
-      rows <- r[fold[r] == f]
+      rows <- r[which(fold[r] == f)]  # as which(fold == f) did: NA drops out
       if (!length(rows)) next
       sums[[f]] <- merge_sums(sums[[f]], block_sums(x[rows, , drop = FALSE],
                                                     y[rows, , drop = FALSE]))
