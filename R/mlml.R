@@ -287,10 +287,9 @@ heat_weights <- function(x, nb) {
   exp(-r2 / mean(r2))
 }
 
-# The normalised adjacency of the label graph: cosine similarities of the
-# observed positive indicators (m x m, zero diagonal); an isolated label gets
-# a self-loop, so that its row of L_C = I - S_C is zero.
-mlml_label_graph <- function(y) {
+# The label graph's weights: cosine similarities of the observed positive
+# indicators (m x m, zero diagonal; 0 for a label without positives).
+mlml_label_cosine <- function(y) {
   P <- y
   P[is.na(P)] <- FALSE
   C <- crossprod(P * 1)
@@ -298,6 +297,14 @@ mlml_label_graph <- function(y) {
   W <- C / outer(pmax(nrm, 1e-300), pmax(nrm, 1e-300))
   W[outer(nrm == 0, nrm == 0, "|")] <- 0
   diag(W) <- 0
+  W
+}
+
+# The normalised adjacency of the label graph: cosine similarities of the
+# observed positive indicators (m x m, zero diagonal); an isolated label gets
+# a self-loop, so that its row of L_C = I - S_C is zero.
+mlml_label_graph <- function(y) {
+  W <- mlml_label_cosine(y)
   deg <- rowSums(W)
   s <- ifelse(deg > 0, 1 / sqrt(deg), 0)
   S <- W * outer(s, s)

@@ -35,13 +35,7 @@ for (ds in sets) {
     storage.mode(Y) <- "double"
     SCn <- mlss:::mlml_label_graph(y)
     # the unnormalised Laplacian as the solver's "I - S_C"
-    P <- y
-    P[is.na(P)] <- FALSE
-    C <- crossprod(P * 1)
-    nrm <- sqrt(diag(C))
-    W <- C / outer(pmax(nrm, 1e-300), pmax(nrm, 1e-300))
-    W[outer(nrm == 0, nrm == 0, "|")] <- 0
-    diag(W) <- 0
+    W <- mlss:::mlml_label_cosine(y)
     SCu <- diag(ncol(W)) - (diag(rowSums(W)) - W)
     variants <- list("gamma = 0.1 (default)" = list(SCn, 0.1), "gamma = 0.01" = list(SCn, 0.01),
                      "gamma = 0" = list(SCn, 0), "unnormalised, 0.1" = list(SCu, 0.1))
