@@ -99,7 +99,8 @@ static void r_report(void *ctx, const char *msg)
 /* One stage from the start theta: stage 1 FISTA (group lasso on the edges),
  * stage 2 L-BFGS (no group term), stage 3 L-BFGS with the group term (on
  * edges that stay non-zero, where it is differentiable).  Returns list(theta, status, iter,
- * objective); status 0 converged, 1 maxit reached, 2 L-BFGS error.  say: NULL
+ * objective, modes); modes: the evaluations used on graphs with edges, as the
+ * bits 1 << CRF_PAIRS (2) and 1 << CRF_ROWS (4) (for the tests); status 0 converged, 1 maxit reached, 2 L-BFGS error.  say: NULL
  * or an R function of one string, called with a progress line every few
  * seconds. */
 SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
@@ -111,7 +112,8 @@ SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
     SEXP th;
     double *t = theta_copy(theta, &pr, &th);
     PROTECT(th);
-    int st = Rf_asInteger(stage), mx = Rf_asInteger(maxit), iter = 0, status;
+    int st = Rf_asInteger(stage), mx = Rf_asInteger(maxit), iter = 0, status, used = 0;
+    pr.modes_used = &used;
     double tl = Rf_asReal(tol), obj = 0.0;
     if (mx < 1 || !(tl > 0)) Rf_error("internal: maxit and tol must be positive");
     if (Rf_isFunction(say)) {
@@ -130,16 +132,18 @@ SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
         pr.group_w = 0.0;
         status = crf_lbfgs(&pr, t, mx, tl, &iter, &obj);
     }
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
     SET_VECTOR_ELT(out, 0, th);
     SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(status));
     SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(iter));
     SET_VECTOR_ELT(out, 3, Rf_ScalarReal(obj));
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 4));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarInteger(used));
+    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 5));
     SET_STRING_ELT(nms, 0, Rf_mkChar("theta"));
     SET_STRING_ELT(nms, 1, Rf_mkChar("status"));
     SET_STRING_ELT(nms, 2, Rf_mkChar("iter"));
     SET_STRING_ELT(nms, 3, Rf_mkChar("objective"));
+    SET_STRING_ELT(nms, 4, Rf_mkChar("modes"));
     Rf_setAttrib(out, R_NamesSymbol, nms);
     UNPROTECT(3);
     return out;

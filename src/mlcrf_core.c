@@ -138,6 +138,7 @@ static void choose_mode(crf_problem *pr)
 
 void crf_alloc(crf_problem *pr)
 {
+    pr->mode_req = pr->mode;
     if (pr->mode == CRF_AUTO) choose_mode(pr);
     if (pr->E == 0) pr->mode = CRF_PAIRS;   /* the same computation, no edge part */
     size_t q = (size_t) (pr->mode == CRF_ROWS ? pr->m : crf_ncol(pr));
@@ -359,6 +360,7 @@ static double rows_smooth_at(crf_problem *pr, const double *theta, const double 
 
 double crf_smooth_at(crf_problem *pr, const double *theta, const double *Pin, double *grad)
 {
+    if (pr->modes_used && pr->E > 0) *pr->modes_used |= 1 << pr->mode;
     if (pr->mode == CRF_ROWS) return rows_smooth_at(pr, theta, Pin, grad);
     int n = pr->n, d = pr->d, m = pr->m, E = pr->E, K = pr->K, q = crf_ncol(pr);
     int p = d + 1;
@@ -666,7 +668,7 @@ int crf_lbfgs(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
             sub.lambda_v = lv;
             sub.from = fr;
             sub.to = to;
-            sub.mode = CRF_AUTO;
+            sub.mode = pr->mode_req;   /* the caller's mode, or the cheaper for the component */
             crf_alloc(&sub);
             size_t qc = (size_t) mc + (size_t) ec * K;
             double *th = (double *) R_alloc((size_t) p * qc, sizeof(double));

@@ -44,6 +44,12 @@ typedef struct {
      * non-zero features times the degrees of its positive labels (labels are
      * mostly negative), and the same for the gradient. */
     int mode;
+    /* The mode the caller asked for (CRF_AUTO, or one of the two), kept by
+     * crf_alloc() so that crf_lbfgs() asks the same of the problems of the
+     * connected components; and, when not NULL, the modes evaluated on a
+     * graph with edges, or-ed in as bits (1 << CRF_PAIRS, 1 << CRF_ROWS). */
+    int mode_req;
+    int *modes_used;
     /* CRF_ROWS only: the rows of X (values xc_ij sinv_j), the constant part
      * cvec = (1, -mu sinv) of every standardised row, the positive labels of
      * each row, and per label b its neighbours in the graph (nb_lab, with the

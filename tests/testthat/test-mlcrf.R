@@ -371,3 +371,32 @@ test_that("both evaluations of the pseudo-likelihood (per edge, per row) match p
     }
   }
 })
+
+test_that("the refit of a graph of several connected components evaluates as asked (mode), and reaches the plain-R optimum either way", {
+  # L-BFGS runs per connected component (src/mlcrf_core.c, crf_lbfgs()); the
+  # mode asked for (1: the potentials of every edge, 2: per row) must reach
+  # the components too, or a test of one evaluation would run the other
+  # there.  The objectives are the same either way: both fits must have the
+  # plain-R gradient (crf_ref_gradient()) zero.
+  ns <- asNamespace("mlss")
+  set.seed(72)
+  n <- 60; m <- 5
+  x <- matrix(rnorm(n * 3), n, 3)
+  y <- matrix(rbinom(n * m, 1, 0.4), n, m)
+  xs <- crf_ref_standardise(x)
+  prep <- ns$mlcrf_prepare(x, y == 1, "full")
+  which <- c(1, 8, 10)  # edges (1,2), (3,4), (4,5): components {1,2}, {3,4,5}
+  lv <- rep(0.05, m)
+  th0 <- matrix(0, 4, m + length(which) * 3)
+  fits <- lapply(1:2, function(mode)
+    ns$mlcrf_call_fit(prep, which, lv, 0.2, 0.5, th0, 2L, 1e-10, 2000L, mode = mode))
+  expect_identical(fits[[1]]$modes, 2L)  # bit 1 << 1: the potentials of every edge only
+  expect_identical(fits[[2]]$modes, 4L)  # bit 1 << 2: per row only
+  for (f in fits) {
+    expect_identical(f$status, 0L)
+    g <- crf_ref_gradient(f$theta, xs, y, prep$from[which], prep$to[which], 3L, lv, 1e-6,
+                          0.2 * 0.5)
+    expect_lt(max(abs(g)), 1e-6)
+  }
+  expect_equal(fits[[1]]$theta, fits[[2]]$theta, tolerance = 1e-6)
+})
