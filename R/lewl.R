@@ -415,6 +415,9 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        eig_method = getOption("mlss.lewl_eigen", "auto"),
                        eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
                        eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1)) {
+  if (!is.numeric(relax) || length(relax) != 1 || !(relax >= 1 && relax < 2))
+    stop_arg("options(mlss.lewl_relax) must be one number in [1, 2) (the over-relaxation ",
+             "of the recovery step; 1, the default, is none)")
   ynum <- y + 0  # logical -> double, NA kept
   storage.mode(ynum) <- "double"
   miss <- is.na(y)

@@ -163,4 +163,7 @@ test_that("relaxed and plain updates reach the same fixed point", {
   expect_true(all(vapply(fits, `[[`, TRUE, "converged")))
   expect_equal(fits[[2]]$recovered, fits[[1]]$recovered, tolerance = 1e-6)
   expect_lt(fits[[2]]$iterations, fits[[1]]$iterations)
+  old <- options(mlss.lewl_relax = 2)
+  on.exit(options(old))
+  expect_error(lewl(p$x, p$ymiss, k = 2), "mlss.lewl_relax")
 })
