@@ -20,6 +20,17 @@
 #' @param thresholds `"train"` (default): each fold's own adaptive threshold
 #'   (that of [lewl()], chosen on its training part); `"oof"`: per-label
 #'   thresholds chosen on the out-of-fold scores, as in [cv_mlls()].
+#' @param rule `NULL` (the default: the engine's per-label cuts of the
+#'   measure, stored in the refit), or candidate decision rules chosen with
+#'   the grid point inside cross-validation by the measure on the out-of-fold
+#'   scores: `"f1"`, `"fixed"`, `"rcut"`, `"pcut"`, `"mcut"`, `"lcard"`,
+#'   `"scut"`, each optionally followed by `"+1"` (at least one label per
+#'   row); the refit then predicts by the chosen rule.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].  The rules learn their
+#'   parameters (cardinality, proportions, SCut's cuts) from the observed
+#'   training entries only; `"f1"` is the fold's own cut with `thresholds =
+#'   "train"` (LEWL's adaptive threshold) and the out-of-fold per-label cut
+#'   with `thresholds = "oof"`.
 #' @param ... Further arguments of [lewl()] (`knn`, `t`, `gamma`,
 #'   `regressor`, `ridge`, `threshold`, `recovery`, `init`, `tol`,
 #'   `max_iter`, `approx`, `landmarks`), the same at every grid point.
@@ -38,13 +49,13 @@
 cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfolds = 5,
                     foldid = NULL, measure = "macro_f1", thresholds = c("train", "oof"),
                     select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                    progress = interactive(), ...) {
+                    progress = interactive(), rule = NULL, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lewl"))
   lambda <- check_grid(lambda, "lambda")
   beta <- check_grid(beta, "beta")
   opt <- cv_options(measure, match.arg(thresholds), match.arg(select), keep, parallel,
-                    progress)
+                    progress, rule)
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), na = "keep", fun = "cv_lewl")

@@ -8,10 +8,15 @@
 # ceiling(m / 4), ceiling(m / 2)), cold started as lewl() is.  The default
 # grid costs 5 folds x 18 points such fits plus the refit; the estimate
 # scales the mean fit by 91.  Environment: LEWL_CV_POINTS (rows of the grid,
-# default "1,4,7,10,13,16": lambda 0.1 at every beta and k).
+# default "1,4,7,10,13,16": lambda 0.1 at every beta and k), LEWL_RELAX (the
+# over-relaxation of the recovery step, options(mlss.lewl_relax); unset: the
+# build's default; "1": none, the scheme before issue 23's second session).
 lib <- Sys.getenv("LEWL_CV_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "lewl_scale.R"))
+if (nzchar(Sys.getenv("LEWL_RELAX"))) options(mlss.lewl_relax = as.numeric(Sys.getenv("LEWL_RELAX")))
+cat("cv_lewl bench; relax", format(getOption("mlss.lewl_relax", "default")), "; load",
+    readLines("/proc/loadavg"), "\n")
 d <- bench_data(2000)
 m <- ncol(d$y)
 grid <- expand.grid(lambda = 10^(-1:1), beta = c(0, 1, 10),

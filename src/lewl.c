@@ -14,12 +14,13 @@
  * symmetric n x n weight matrix (dgCMatrix, both triangles); k, lambda, beta,
  * max_iter, tol, recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
  * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
- * / 2 iterative, block, depth, max_restart); eig_tol.
+ * / 2 iterative, block, depth, max_restart); eig_tol; relax: the over-relaxation
+ * of the exact recovery step, in [1, 2).
  * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
  * eig_restarts, eig_products, eig_unconverged, eig_dense). */
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
-              SEXP Z0, SEXP eig, SEXP eig_tol)
+              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax)
 {
     int n = Rf_nrows(y), c = Rf_ncols(y);
     check_targets(y, n);
@@ -51,9 +52,10 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                         Rf_asInteger(max_iter), Rf_asInteger(recovery),
                         Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol),
                         INTEGER(eig)[0], INTEGER(eig)[1], INTEGER(eig)[2],
-                        INTEGER(eig)[3], Rf_asReal(eig_tol)};
+                        INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax)};
     if (opt.eig_method < 0 || opt.eig_method > 3 || opt.eig_block < 1 ||
-        opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0))
+        opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0) ||
+        !(opt.relax >= 1.0 && opt.relax < 2.0))
         Rf_error("lewl: invalid eigensolver settings");
     if (opt.k < 1 || opt.k > n || !(opt.lambda >= 0.0) || !(opt.beta >= 0.0) ||
         opt.max_iter < 1 || opt.cg_max < 0 || !(opt.tol >= 0.0) || !(opt.cg_tol >= 0.0) ||

@@ -46,6 +46,7 @@ typedef struct {
     double tol, cg_tol;
     int eig_method, eig_block, eig_depth, eig_max_restart;  /* eig_block: b >= k */
     double eig_tol;  /* relative residual of each Ritz pair (eigs_core.h) */
+    double relax;    /* over-relaxation of the exact recovery step, in [1, 2) */
 } lewl_options;
 
 /* The kernel term: r == 0, K is the n x n kernel matrix (not centred);

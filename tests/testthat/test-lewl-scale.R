@@ -115,3 +115,55 @@ test_that("the Nystrom route: its factor, its Z-step, and all rows as landmarks"
   expect_error(lewl(p$x, p$ymiss, landmarks = 0), "'landmarks'")
   expect_error(lewl(p$x, p$ymiss, approx = "svd"), "'arg'")
 })
+
+# The over-relaxed recovery step (issue 23): from the second iteration on the
+# missing entries move to y + w (y* - y), y* the exact step's minimiser.
+# Reference: two iterations written from the equations (eigen(), solve()).
+test_that("the over-relaxed recovery step: two iterations from the equations", {
+  p <- lewl_problem(36, 4, m = 5, rate = 0.4, seed = 9)
+  W <- ref_lewl_graph(p$x, 5, 1.5)
+  K <- ref_lewl_kernel(p$x, 0.5)
+  miss <- is.na(p$ymiss)
+  for (w in c(1, 1.5, 1.8)) {
+    old <- options(mlss.lewl_relax = w)
+    fit <- suppressWarnings(lewl(p$x, p$ymiss, k = 2, lambda = 1, beta = 0.7, knn = 5,
+                                 t = 1.5, gamma = 0.5, max_iter = 2, tol = 0))
+    options(old)
+    Y <- lewl_start(p$ymiss)
+    for (it in 1:2) {
+      Z <- ref_lewl_zstep(Y, K, 1, 2)
+      star <- ref_lewl_recover_exact(Y, Z %*% crossprod(Z, Y), W, 0.7, miss)
+      Y <- if (it == 1) star else Y + w * (star - Y)
+    }
+    expect_equal(fit$completed, Y, tolerance = 1e-8, ignore_attr = TRUE, info = w)
+    expect_equal(fit$objective[2], ref_lewl_objective(Y, fit$Z, fit$D, W, K, 1, 0.7),
+                 tolerance = 1e-9, info = w)
+  }
+  # the paper's formula is not a minimiser: it is never relaxed
+  old <- options(mlss.lewl_relax = 1.5)
+  fp <- suppressWarnings(lewl(p$x, p$ymiss, k = 2, lambda = 1, beta = 0.7, knn = 5, t = 1.5,
+                              gamma = 0.5, max_iter = 2, tol = 0, recovery = "paper"))
+  options(old)
+  Y <- lewl_start(p$ymiss)
+  for (it in 1:2) {
+    Z <- ref_lewl_zstep(Y, K, 1, 2)
+    Y <- ref_lewl_recover_paper(Y, Z %*% crossprod(Z, Y), W, 0.7, miss)
+  }
+  expect_equal(fp$completed, Y, tolerance = 1e-8, ignore_attr = TRUE)
+})
+
+test_that("relaxed and plain updates reach the same fixed point", {
+  p <- lewl_problem(40, 4, m = 4, rate = 0.5, seed = 10)
+  fits <- lapply(c(1, 1.5), function(w) {
+    old <- options(mlss.lewl_relax = w)
+    on.exit(options(old))
+    lewl(p$x, p$ymiss, k = 2, lambda = 1, beta = 1, knn = 5, gamma = 0.5, tol = 1e-13,
+         max_iter = 5000)
+  })
+  expect_true(all(vapply(fits, `[[`, TRUE, "converged")))
+  expect_equal(fits[[2]]$recovered, fits[[1]]$recovered, tolerance = 1e-6)
+  expect_lt(fits[[2]]$iterations, fits[[1]]$iterations)
+  old <- options(mlss.lewl_relax = 2)
+  on.exit(options(old))
+  expect_error(lewl(p$x, p$ymiss, k = 2), "mlss.lewl_relax")
+})
