@@ -185,20 +185,25 @@ chunk_sums <- function(source, i, ref, nfolds, seed, cache = NULL) {
   ch <- conform_chunk(read_chunk(source, i), ref, i, source)
   fold <- if (nfolds > 1) rows_fold(ch, i, nfolds, seed) else rep(1L, nrow(ch$x))
   sums <- fold_block_sums(ch$x, ch$y, fold, nfolds)
-  # a large chunk and its blocks' copies are garbage now: collect them before
-  # the next chunk is read, so that a worker holds about one chunk, not the
-  # several R's collector would let accumulate (at 10^5 x 200 per chunk the
-  # resident peak was 870 MB without this)
-  if (length(ch$x) >= 1e7) {
-    rm(ch)
-    gc(FALSE)
-  }
+  size <- length(ch$x)
+  rm(ch)
+  collect_garbage(size)
   if (!is.null(file)) {
     tmp <- paste0(file, ".tmp")
     saveRDS(list(key = key, sums = sums), tmp)
     file.rename(tmp, file)
   }
   sums
+}
+
+# A large chunk is garbage once its sums or counts are taken (the caller has
+# dropped its references): collect it before the next chunk is read, so that
+# a process holds one chunk, not the several R's collector would let
+# accumulate (its trigger grows with the heap).  Small chunks are left to R
+# (a full collection costs about 0.1 s).
+collect_garbage <- function(values) {
+  if (values >= 1e7) gc(FALSE)
+  invisible(NULL)
 }
 
 # The per-fold sums of one chunk's rows.  A dense chunk is taken in blocks

@@ -267,9 +267,12 @@ normalise_chunk <- function(raw, source) {
   n <- nrow(x)
   if (n > 0) {
     y <- if (is.data.frame(y) && !ncol(y)) y else as_labels(y, n, "labels", "the features")
+    # checked without copying the chunk (range(x, 0) would: c(x, 0) is a
+    # second chunk-sized vector); min() and max() are NA or NaN with NA or NaN
     vals <- if (inherits(x, "sparseMatrix")) x@x else x
-    if (!all(is.finite(range(vals, 0)))) stop("the features contain NA, NaN or Inf")
-    if (!inherits(x, "sparseMatrix")) storage.mode(x) <- "double"
+    if (length(vals) && (anyNA(vals) || !is.finite(min(vals)) || !is.finite(max(vals))))
+      stop("the features contain NA, NaN or Inf")
+    if (!inherits(x, "sparseMatrix") && !is.double(x)) storage.mode(x) <- "double"
   } else {
     y <- matrix(logical(0), 0, NCOL(y), dimnames = list(NULL, colnames(y)))
     if (!inherits(x, "sparseMatrix")) x <- matrix(0, 0, ncol(x), dimnames = list(NULL, colnames(x)))

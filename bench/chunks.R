@@ -56,13 +56,44 @@ cat(sprintf("data: %g rows x %d features x %d labels in %d files, %.2f GB on dis
 tasks <- strsplit(Sys.getenv("MLSS_BENCH_TASKS", "fit1,fit1_thr,cv1,fit2,cv2"), ",")[[1]]
 times <- setNames(rep(NA_real_, 5), c("fit1", "fit1_thr", "cv1", "fit2", "cv2"))
 res <- list()
+usage <- list()
+# the resident peak and the CPU seconds of this session and of each worker,
+# per task: each process's peak is reset (5 > /proc/self/clear_refs, after a
+# gc) before the task and read after it; CPU is user + system of proc.time()
+probe <- quote({
+  invisible(gc(FALSE))
+  s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
+  pt <- proc.time()
+  c(peak = as.numeric(gsub("[^0-9]", "", s)) / 1024, cpu = pt[[1]] + pt[[2]])
+})
+reset <- quote(try(writeLines("5", "/proc/self/clear_refs"), silent = TRUE))
 run_task <- function(task) {
+  workers <- exists("cl") && task %in% c("fit2", "cv2")
+  if (workers) {
+    w0 <- parallel::clusterCall(cl, eval, probe)
+    parallel::clusterCall(cl, eval, reset)
+  }
+  s0 <- eval(probe)
+  eval(reset)
   t <- elapsed(res[[task]] <<- switch(task,
     fit1 = , fit2 = mlls(src, alpha = 0.1, beta = 0.01, thresholds = "none", progress = FALSE),
     fit1_thr = mlls(src, alpha = 0.1, beta = 0.01, progress = FALSE),
     cv1 = , cv2 = cv_mlls(src, nfolds = 5, seed = 1, progress = FALSE)))
+  s1 <- eval(probe)
+  u <- data.frame(task = task, elapsed = t, process = "session", peak_mb = s1[["peak"]],
+                  cpu_s = s1[["cpu"]] - s0[["cpu"]])
+  if (workers) {
+    w1 <- parallel::clusterCall(cl, eval, probe)
+    u <- rbind(u, data.frame(task = task, elapsed = t,
+                             process = paste0("worker", seq_along(w1)),
+                             peak_mb = vapply(w1, `[[`, 0, "peak"),
+                             cpu_s = vapply(w1, `[[`, 0, "cpu") - vapply(w0, `[[`, 0, "cpu")))
+  }
+  usage[[task]] <<- u
   times[[task]] <<- t
-  cat(sprintf("%s: %.1f s (%s)\n", task, t, format(Sys.time(), "%H:%M:%S")))
+  cat(sprintf("%s: %.1f s elapsed (%s); %s\n", task, t, format(Sys.time(), "%H:%M:%S"),
+              paste(sprintf("%s peak %.0f MB, CPU %.1f s", u$process, u$peak_mb, u$cpu_s),
+                    collapse = "; ")))
 }
 src <- ml_chunks(files)
 
@@ -96,6 +127,8 @@ for (task in tasks) {
   run_task(task)
 }
 peak_main <- peak_mb()
+usage <- do.call(rbind, usage)
+print(usage, digits = 4, row.names = FALSE)
 if (exists("cl")) {
   peak_workers <- unlist(parallel::clusterEvalQ(cl, {
     s <- grep("^VmHWM", readLines("/proc/self/status"), value = TRUE)
@@ -119,7 +152,7 @@ tab$speedup <- tab$one_worker_s / tab$two_workers_s
 tab$vs_read <- pmin(tab$one_worker_s, tab$two_workers_s, na.rm = TRUE) / t_read
 tab$vs_crossprod <- pmin(tab$one_worker_s, tab$two_workers_s, na.rm = TRUE) / t_cp
 print(tab, digits = 3, row.names = FALSE)
-cat(sprintf("peak memory (VmHWM): this session %.0f MB (it ran the 1-worker tasks); workers %s MB\n",
+cat(sprintf("peak memory (VmHWM) over all tasks: this session %.0f MB and workers %s MB (each reset before each task: the last task's peaks)\n",
             peak_main, paste(sprintf("%.0f", peak_workers), collapse = ", ")))
 if (!is.null(cv1)) cat(sprintf("cv_mlls chose alpha = %g, beta = %g; held-out mse %.4f\n",
                               cv1$fit$alpha, cv1$fit$beta, min(cv1$cvm)))

@@ -250,6 +250,38 @@ test_that("out-of-fold F1 thresholds from histograms lose at most the stated bou
   }
 })
 
+test_that("a chunk's histogram counts, taken in blocks of rows, are plain-R counts per fold", {
+  d <- chunk_data(n = 50, m = 3, seed = 6)
+  fold <- rep_len(c(3L, 1L, 2L, 2L), 50)
+  set.seed(8)
+  model <- list(U = lapply(1:3, function(f) matrix(rnorm(8 * 3), 8, 3)),
+                b = lapply(1:3, function(f) rnorm(3)))
+  edges <- lapply(1:3, function(l) seq(-4, 4, length.out = 9))
+  # plain R: each row scored by its fold's model, binned by cut()
+  score <- matrix(0, 50, 3)
+  for (f in 1:3) {
+    r <- fold == f
+    score[r, ] <- d$x[r, ] %*% model$U[[f]] + matrix(model$b[[f]], sum(r), 3, byrow = TRUE)
+  }
+  pos <- neg <- matrix(0, 10, 3)
+  for (l in 1:3) {
+    bin <- cut(score[, l], c(-Inf, edges[[l]], Inf), right = TRUE, labels = FALSE)
+    pos[, l] <- tabulate(bin[d$y[, l]], 10)
+    neg[, l] <- tabulate(bin[!d$y[, l]], 10)
+  }
+  for (block in c(7L, 50L)) {  # 8 blocks of at most 7 rows, and one
+    h <- mlss:::chunk_histogram(d$x, d$y, fold, model, edges, 9L, block = block)
+    expect_equal(h$pos, pos)
+    expect_equal(h$neg, neg)
+  }
+  xs <- Matrix::Matrix(d$x, sparse = TRUE)
+  h <- mlss:::chunk_histogram(xs, d$y, fold, model, edges, 9L)
+  expect_equal(h$pos, pos)
+  expect_equal(h$neg, neg)
+  expect_equal(sum(mlss:::chunk_histogram(d$x[0, ], d$y[0, ], integer(0), model, edges,
+                                          9L)$pos), 0)
+})
+
 test_that("chunked cca_ridge() equals the in-memory fit", {
   d <- chunk_data(m = 5)
   src <- function_source(d, sizes)
@@ -351,6 +383,19 @@ test_that("a chunk with other columns, a failing chunk and an empty chunk", {
   na <- ml_chunks(function(i) list(x = replace(d$x[1:5, ], 3, NA), y = d$y[1:5, ]),
                   n_chunks = 1)
   expect_error(mlls(na, alpha = 0, beta = 1, progress = FALSE), "chunk 1.*NA")
+  for (bad in c(Inf, -Inf, NaN)) {
+    src <- ml_chunks(function(i) list(x = replace(d$x[1:5, ], 7, bad), y = d$y[1:5, ]),
+                     n_chunks = 1)
+    expect_error(mlls(src, alpha = 0, beta = 1, progress = FALSE), "chunk 1.*Inf")
+    sp <- ml_chunks(function(i) list(x = Matrix::Matrix(replace(d$x[1:5, ], 7, bad),
+                                                         sparse = TRUE), y = d$y[1:5, ]),
+                    n_chunks = 1)
+    expect_error(mlls(sp, alpha = 0, beta = 1, progress = FALSE), "chunk 1.*Inf")
+  }
+  # an integer or logical chunk is read as double
+  int <- ml_chunks(function(i) list(x = matrix(1:10, 5, 2, dimnames = list(NULL, c("a", "b"))),
+                                    y = d$y[1:5, ]), n_chunks = 1)
+  expect_true(is.double(read_chunk(int, 1)$x))
 })
 
 test_that("with a cache folder a rerun recomputes only the chunks that are missing", {
