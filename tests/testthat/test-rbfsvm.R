@@ -84,10 +84,13 @@ test_that("decision values and probabilities are e1071's", {
       f <- rbf_svm(x, y, tol = tol)
       dv <- attr(predict(e, xte, decision.values = TRUE), "decision.values")
       dv <- if (colnames(dv)[1] == "TRUE/FALSE") dv[, 1] else -dv[, 1]
-      # e1071 keeps the kernel in single precision and shrinks: about the tolerance
-      expect_lt(max(abs(predict(f, xte, type = "decision") - dv)), max(10 * tol, 1e-5))
+      # the same iterates as libsvm's (its working-set rule, its folds): e1071
+      # differs only by its single-precision kernel (seen: below 1e-7 at both
+      # tolerances); a solver reaching another point within the tolerance
+      # would differ by up to about tol
+      expect_lt(max(abs(predict(f, xte, type = "decision") - dv)), 1e-5)
       pe <- attr(predict(e, xte, probability = TRUE), "probabilities")[, "TRUE"]
-      expect_lt(max(abs(predict(f, xte) - pe)), max(10 * tol, 1e-5))
+      expect_lt(max(abs(predict(f, xte) - pe)), 1e-5)
     }
   }
   # several classes: one-vs-one with pairwise coupling
@@ -97,7 +100,7 @@ test_that("decision values and probabilities are e1071's", {
   set.seed(8)
   f <- rbf_svm(x, key)
   pe <- attr(predict(e, xte, probability = TRUE), "probabilities")[, levels(key)]
-  expect_lt(max(abs(predict(f, xte) - pe)), 1e-3)
+  expect_lt(max(abs(predict(f, xte) - pe)), 1e-4)
   expect_identical(as.character(predict(f, xte, type = "class")),
                    as.character(predict(e1071::svm(x, key), xte)))
 })
@@ -244,6 +247,28 @@ test_that("the shared kernel, its cap and the learner give the same models", {
   P <- predict(m, xte)
   want <- do.call(rbind, strsplit(colnames(P)[max.col(P, ties.method = "first")], "")) == "1"
   expect_equal(unname(predict(fit, xte) + 0), unname(want + 0))
+})
+
+test_that("the cache never serves the kernel of other rows", {
+  set.seed(21)
+  x1 <- matrix(rnorm(200), 50, 4)
+  x2 <- matrix(rnorm(200), 50, 4)
+  y <- x1[, 1] > 0
+  n1 <- matrix(rnorm(80), 20, 4)
+  n2 <- matrix(rnorm(80), 20, 4)
+  fresh <- function(x, newx) {
+    rbf_svm_cache_clear()
+    predict(rbf_svm(x, y, probability = FALSE), newx, type = "decision")
+  }
+  want <- list(fresh(x1, n1), fresh(x1, n2), fresh(x2, n1))
+  rbf_svm_cache_clear()
+  f1 <- rbf_svm(x1, y, probability = FALSE)
+  expect_equal(predict(f1, n1, type = "decision"), want[[1]], tolerance = 1e-12)
+  expect_equal(predict(f1, n2, type = "decision"), want[[2]], tolerance = 1e-12)
+  f2 <- rbf_svm(x2, y, probability = FALSE)   # same size, other rows
+  expect_equal(predict(f2, n1, type = "decision"), want[[3]], tolerance = 1e-12)
+  # an older model after the cache moved on: its own support vectors
+  expect_equal(predict(f1, n1, type = "decision"), want[[1]], tolerance = 1e-12)
 })
 
 test_that("bad arguments are refused with the argument named", {
