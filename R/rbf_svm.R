@@ -245,7 +245,7 @@ rbf_train_kernel <- function(x, gamma, scale, cache_mb) {
     rbf_cache$counter <- (rbf_cache$counter %||% 0) + 1
     tr <- list(x = x, gamma = gamma, scale_flag = scale, xs = sc$xs, center = sc$center,
                scale = sc$scale, id = rbf_cache$counter,
-               K = if (fits) kernel_matrix(sc$xs, kernel = "rbf", gamma = gamma))
+               K = if (fits) rbf_kernel(sc$xs, NULL, gamma))
     rbf_cache$pred <- NULL
     rbf_cache$train <- tr
   }
@@ -268,10 +268,31 @@ rbf_predict_kernel <- function(object, newx) {
     if (!is.null(pr) && pr$id == tr$id && identical(pr$newx, newx))
       return(pr$K[, object$sv_train, drop = FALSE])
     if (8 * nrow(newx) * nrow(tr$xs) <= object$cache_mb * 2^20) {
-      K <- kernel_matrix(scale_new(newx), tr$xs, kernel = "rbf", gamma = object$gamma)
+      K <- rbf_kernel(scale_new(newx), tr$xs, object$gamma)
       rbf_cache$pred <- list(id = tr$id, newx = newx, K = K)
       return(K[, object$sv_train, drop = FALSE])
     }
   }
-  kernel_matrix(scale_new(newx), object$x_sv, kernel = "rbf", gamma = object$gamma)
+  rbf_kernel(scale_new(newx), object$x_sv, object$gamma)
+}
+
+# exp(-gamma |u - v|^2) between the rows of x and z (NULL: x), by libsvm's
+# formula |u|^2 + |v|^2 - 2u'v with the cross-products by BLAS (its rounding,
+# a few eps times |u|^2 + |v|^2, is far below the kernel's on scaled data;
+# kernel_matrix() guards against it for any data, at many times the cost).
+# Mostly-zero rows (unscaled 0/1 features, e.g. medical's words) go through
+# sparse products, which cost their non-zeros (as libsvm's representation).
+rbf_kernel <- function(x, z, gamma) {
+  nx <- rowSums(x^2)
+  nz <- if (is.null(z)) nx else rowSums(z^2)
+  sparse <- function(a) methods::as(methods::as(a, "CsparseMatrix"), "generalMatrix")
+  mostly_zero <- function(a) length(a) > 1e4 && sum(a != 0) < 0.1 * length(a)
+  cross <- if (mostly_zero(x) && (is.null(z) || mostly_zero(z))) {
+    as.matrix(if (is.null(z)) Matrix::tcrossprod(sparse(x))
+              else Matrix::tcrossprod(sparse(x), sparse(z)))
+  } else if (is.null(z)) tcrossprod(x) else x %*% t(z)
+  dimnames(cross) <- NULL
+  K <- exp(-gamma * pmax(outer(nx, nz, "+") - 2 * cross, 0))
+  if (is.null(z)) diag(K) <- 1
+  K
 }
