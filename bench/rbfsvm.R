@@ -13,7 +13,9 @@
 #
 # utiml from the CRAN archive (see bench/utiml.R), then from the package root:
 #   R_LIBS=<mlss lib>:/tmp/utiml_lib BENCH_SETS=emotions,scene nice Rscript bench/rbfsvm.R
-# BENCH_SETS, BENCH_METHODS (BR,LP,RAkEL,ECC), BENCH_OUT (append rows to a csv).
+# BENCH_SETS, BENCH_METHODS (BR,LP,RAkEL,ECC), BENCH_OUT (append rows to a csv),
+# BENCH_NO_UTIML=1 (mlss only: utiml's subsets of RAkEL then drawn as utiml
+# draws them, sample(labels, 3) after set.seed(26)).
 source(file.path("bench", "common.R"))
 source(file.path("bench", "utiml_common.R"))
 suppressPackageStartupMessages({
@@ -23,6 +25,7 @@ suppressPackageStartupMessages({
 sets <- strsplit(Sys.getenv("BENCH_SETS", "emotions,scene,yeast,medical"), ",")[[1]]
 methods <- strsplit(Sys.getenv("BENCH_METHODS", "BR,LP,RAkEL,ECC"), ",")[[1]]
 with_e1071 <- Sys.getenv("BENCH_E1071", "0") == "1"
+no_utiml <- Sys.getenv("BENCH_NO_UTIML", "0") == "1"
 out <- Sys.getenv("BENCH_OUT", "")
 rbf <- ml_learner_rbf_svm()   # utiml's "SVM": radial, cost 1, gamma 1/d, Platt, scaled
 learners <- list(rbf = rbf)
@@ -70,6 +73,7 @@ for (set in sets) {
     as.matrix(as.bipartition(predict(model, mte))) == 1
   }
   if ("BR" %in% methods) {
+    if (!no_utiml) {
     set.seed(26)
     u <- cpu({
       model <- utiml::br(mtr, "SVM", seed = 26)
@@ -78,6 +82,7 @@ for (set in sets) {
     })
     add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
     add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
+    }
     for (nm in names(learners)) {
       rbf_svm_cache_clear()
       set.seed(26)
@@ -87,9 +92,11 @@ for (set in sets) {
     }
   }
   if ("LP" %in% methods) {
-    set.seed(26)
-    u <- cpu(ut_raw(utiml::lp(mtr, "SVM", seed = 26)))
-    add("LP", "utiml", u$value, u$cpu)
+    if (!no_utiml) {
+      set.seed(26)
+      u <- cpu(ut_raw(utiml::lp(mtr, "SVM", seed = 26)))
+      add("LP", "utiml", u$value, u$cpu)
+    }
     for (nm in names(learners)) {
       rbf_svm_cache_clear()
       set.seed(26)
@@ -99,7 +106,7 @@ for (set in sets) {
   }
   if ("RAkEL" %in% methods) {
     set.seed(26)
-    u <- tryCatch(cpu({
+    u <- if (!no_utiml) tryCatch(cpu({
       model <- utiml::rakel(mtr, "SVM", k = 3, m = 2 * L, seed = 26)
       list(model = model, raw = ut_raw(model))
     }), error = function(e) {
@@ -131,7 +138,7 @@ for (set in sets) {
   if ("ECC" %in% methods) {
     set.seed(26)
     options(utiml.empty.prediction = FALSE)   # utiml's default: "1+"
-    u <- tryCatch(cpu({
+    u <- if (!no_utiml) tryCatch(cpu({
       model <- utiml::ecc(mtr, "SVM", m = 10, seed = 26)
       as.matrix(as.bipartition(predict(model, mte))) == 1
     }), error = function(e) {
