@@ -103,6 +103,21 @@ test_that("decision values and probabilities are e1071's", {
   expect_lt(max(abs(predict(f, xte) - pe)), 1e-4)
   expect_identical(as.character(predict(f, xte, type = "class")),
                    as.character(predict(e1071::svm(x, key), xte)))
+  # rare classes: Platt folds holding one class only (libsvm's +-1 fallback),
+  # label sets of one row
+  y <- rep(FALSE, 150)
+  y[c(5, 77)] <- TRUE
+  set.seed(9)
+  e <- e1071::svm(x, factor(y, levels = c(FALSE, TRUE)), probability = TRUE)
+  set.seed(9)
+  pe <- attr(predict(e, xte, probability = TRUE), "probabilities")[, "TRUE"]
+  expect_lt(max(abs(predict(rbf_svm(x, y), xte) - pe)), 1e-5)
+  key <- factor(apply(d$y[1:150, ] + 0, 1, paste, collapse = ""))
+  set.seed(10)
+  e <- e1071::svm(x, key, probability = TRUE)
+  set.seed(10)
+  pe <- attr(predict(e, xte, probability = TRUE), "probabilities")[, levels(key)]
+  expect_lt(max(abs(predict(rbf_svm(x, key), xte) - pe)), 1e-3)
 })
 
 # libsvm's sigmoid_train(), transcribed line by line into R
