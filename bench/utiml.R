@@ -35,7 +35,7 @@
 # * ECC: 10 chains; utiml samples 75% of the rows with replacement and half
 #   of the features per chain (its defaults), averages the class votes and
 #   cuts them by LCard, then "1+"; mlss: ecc(fraction = 0.75, features = 0.5)
-#   with the same cut (utiml_lcard() below), and, unless BENCH_LEAN=1,
+#   with the same cut (utiml_lcard() in bench/utiml_common.R), and, unless BENCH_LEAN=1,
 #   Read et al.'s ECC (bootstrap, all features).
 # BENCH_PKGS (default "utiml,mlss") runs one package only; BENCH_OUT appends
 # the rows to a csv (bench/utiml_table.R makes the tables of
