@@ -60,7 +60,9 @@
 #'   that fits them draws from R's generator, so `set.seed()` reproduces
 #'   them), the features scaled as e1071 does by default (`scale = TRUE`);
 #'   `probability = FALSE` gives the decision values instead
-#'   (`type = "score"`).  This is utiml's default base learner.  A sparse
+#'   (`type = "score"`).  This is utiml's default base learner; the
+#'   package's own [ml_learner_rbf_svm()] fits the same model without
+#'   e1071, several times faster (one kernel matrix shared).  A sparse
 #'   `x` is made dense (e1071's sparse route needs SparseM and does not
 #'   scale).
 #'   Regression: eps-SVR.

@@ -35,7 +35,7 @@
 # * ECC: 10 chains; utiml samples 75% of the rows with replacement and half
 #   of the features per chain (its defaults), averages the class votes and
 #   cuts them by LCard, then "1+"; mlss: ecc(fraction = 0.75, features = 0.5)
-#   with the same cut (utiml_lcard() below), and, unless BENCH_LEAN=1,
+#   with the same cut (utiml_lcard() in bench/utiml_common.R), and, unless BENCH_LEAN=1,
 #   Read et al.'s ECC (bootstrap, all features).
 # BENCH_PKGS (default "utiml,mlss") runs one package only; BENCH_OUT appends
 # the rows to a csv (bench/utiml_table.R makes the tables of
@@ -50,43 +50,7 @@ suppressPackageStartupMessages({
 sets <- strsplit(Sys.getenv("BENCH_SETS", "emotions,scene,yeast,medical"), ",")[[1]]
 methods <- strsplit(Sys.getenv("BENCH_METHODS", "BR,LP,RAkEL,ECC"), ",")[[1]]
 
-load_set <- function(name) {
-  if (name %in% c("emotions", "yeast", "scene")) return(getExportedValue("mlss", name))
-  # medical has no Mulan split: a seeded 2/3 : 1/3 one, as bench/defaults.R
-  file <- shared_data("mulan", name, paste0(name, ".arff"))
-  d <- read_mulan(file, xml = sub("\\.arff$", ".xml", file))
-  set.seed(1)
-  tr <- seq_len(nrow(d$x)) %in% sample(nrow(d$x), round(0.67 * nrow(d$x)))
-  list(x = d$x, y = d$y, train = tr)
-}
-
-as_mldr <- function(x, y, name) {
-  x <- as.matrix(x)
-  colnames(x) <- paste0("a", seq_len(ncol(x)))
-  yy <- y + 0
-  colnames(yy) <- paste0("L", seq_len(ncol(y)))
-  df <- data.frame(x, yy, check.names = FALSE)
-  mldr::mldr_from_dataframe(df, labelIndices = ncol(x) + seq_len(ncol(y)), name = name)
-}
-
-cpu <- function(expr) {
-  t0 <- proc.time()
-  value <- expr
-  t <- proc.time() - t0
-  list(value = value, cpu = sum(t[c("user.self", "sys.self", "user.child", "sys.child")],
-                                na.rm = TRUE))
-}
-
-# utiml's default correction: a row predicted empty gets its most probable
-# label ("1+" in the tables)
-one_plus <- function(cls, score) {
-  cls <- unname(cls)
-  empty <- which(rowSums(cls) == 0)
-  cls[cbind(empty, max.col(score[empty, , drop = FALSE], ties.method = "first"))] <- TRUE
-  cls
-}
-scores_classes <- function(fit, x)
-  list(class = predict(fit, x, type = "class"), score = predict(fit, x, type = "score"))
+source(file.path("bench", "utiml_common.R"))  # load_set(), as_mldr(), cpu(), one_plus(), utiml_lcard()
 
 meas <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
 row <- function(set, method, pkg, yte, pred, t) {
@@ -117,15 +81,6 @@ show <- function(r) {
 cat(sprintf("%-9s %-26s %-6s %8s %8s %8s %8s %9s\n", "data", "method", "pkg", "macroF1",
             "microF1", "exact", "Hamming", "CPU s"))
 cat("load average:", readLines("/proc/loadavg"), "\n")
-
-# utiml's LCard rule (lcard_threshold()): among the distinct scores t, the
-# one whose rows' mean number of scores >= t is closest to the training
-# cardinality (the lowest such t), then utiml's "1+"
-utiml_lcard <- function(score, card) {
-  ts <- sort(unique(c(score)))
-  best <- which.min(abs(card - vapply(ts, function(t) mean(rowSums(score >= t)), 0)))
-  one_plus(score >= ts[best], score)
-}
 
 for (set in sets) {
   d <- load_set(set)

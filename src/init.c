@@ -8,6 +8,14 @@
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
+/* the RBF C-SVC (rbfsvm.c) */
+SEXP rbfsvm_train_call(SEXP K, SEXP xt, SEXP gamma, SEXP cls, SEXP nclass, SEXP cost,
+                       SEXP eps, SEXP max_iter, SEXP probability);
+SEXP rbfsvm_predict_call(SEXP Kte, SEXP start, SEXP sv, SEXP coef, SEXP rho, SEXP probA,
+                         SEXP probB, SEXP nclass);
+SEXP rbfsvm_sigmoid_call(SEXP dec, SEXP y);
+SEXP rbfsvm_coupling_call(SEXP r);
+
 static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlls_fit, 9),
     CALLDEF(mlls_fit_gram, 8),
@@ -42,6 +50,10 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlknn_fit_call, 3),
     CALLDEF(mlknn_score_call, 5),
     CALLDEF(sparse_problem_call, 2),
+    CALLDEF(rbfsvm_train_call, 9),
+    CALLDEF(rbfsvm_predict_call, 8),
+    CALLDEF(rbfsvm_sigmoid_call, 2),
+    CALLDEF(rbfsvm_coupling_call, 1),
     {NULL, NULL, 0}
 };
 
