@@ -8,14 +8,6 @@
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
-/* the RBF C-SVC (rbfsvm.c) */
-SEXP rbfsvm_train_call(SEXP K, SEXP xt, SEXP gamma, SEXP cls, SEXP nclass, SEXP cost,
-                       SEXP eps, SEXP max_iter, SEXP probability);
-SEXP rbfsvm_predict_call(SEXP Kte, SEXP start, SEXP sv, SEXP coef, SEXP rho, SEXP probA,
-                         SEXP probB, SEXP nclass);
-SEXP rbfsvm_sigmoid_call(SEXP dec, SEXP y);
-SEXP rbfsvm_coupling_call(SEXP r);
-
 static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlls_fit, 9),
     CALLDEF(mlls_fit_gram, 8),

@@ -96,4 +96,12 @@ SEXP arff_format_rows(SEXP x, SEXP y);
 SEXP libsvm_read_rows(SEXP bytes, SEXP first_index, SEXP ncol, SEXP sparse,
                       SEXP max_density);
 
+/* the RBF C-SVC (rbfsvm.c) */
+SEXP rbfsvm_train_call(SEXP K, SEXP xt, SEXP gamma, SEXP cls, SEXP nclass, SEXP cost,
+                       SEXP eps, SEXP max_iter, SEXP probability);
+SEXP rbfsvm_predict_call(SEXP Kte, SEXP start, SEXP sv, SEXP coef, SEXP rho, SEXP probA,
+                         SEXP probB, SEXP nclass);
+SEXP rbfsvm_sigmoid_call(SEXP dec, SEXP y);
+SEXP rbfsvm_coupling_call(SEXP r);
+
 #endif
