@@ -25,7 +25,9 @@
 #' true edges (see below).  The elimination stops early once three graphs in
 #' a row have a larger criterion than the best so far (each refit costs with
 #' many edges).  The chosen point of the grid stays that of the
-#' cross-validation; `fit` is the pruned refit.
+#' cross-validation; `fit` is the pruned refit.  A refit at another point
+#' (`predict(cv, s = "1se")`, `predict(cv, lambda_w = ...)`) is pruned the
+#' same way; its fit before pruning is not kept.
 #'
 #' Structure recovery: on synthetic data drawn from CRFs with known graphs
 #' (bench/mlcrf_structure.R, results in bench/mlcrf_structure.md; 500 rows,
@@ -61,7 +63,7 @@
 #' @param measure The measure that chooses the point (see [ml_metrics()]):
 #'   by default `"log_loss"`, the held-out negative log-likelihood of each
 #'   validation row's label vector, or `"macro_f1"` when `y` has missing
-#'   labels (whose likelihood, a marginal, is not computed).
+#'   labels (whose likelihood, a marginal, is not computed) or with `rule`.
 #' @param path Also fit stage 1 on all the rows along the path at the chosen
 #'   `eta` (warm starts) and keep the edge strengths, for
 #'   `plot(cv, type = "path")` (see [plot.cv_mlcrf()])?  It costs about one
@@ -82,6 +84,16 @@
 #'   with at most 20 labels per component (exact).
 #' @param maxit Deprecated name of `max_iter` (accepted with a warning of
 #'   class `"mlss_deprecated"` until the next release).
+#' @param rule `NULL` (the default: the MAP label sets, the model's decoder),
+#'   or candidate decision rules chosen with the grid point inside
+#'   cross-validation by the measure on the out-of-fold scores (the
+#'   marginals): `"decoder"` (the MAP label sets), `"f1"` (per-label F1 cuts
+#'   of the marginals, with `thresholds = "oof"`), `"fixed"`, `"rcut"`,
+#'   `"pcut"`, `"mcut"`, `"lcard"`, `"scut"`, each optionally followed by
+#'   `"+1"` (at least one label per row); the refit (pruned as without
+#'   rules) then predicts by the chosen rule.  Rules need a measure of label
+#'   sets: with `rule`, `measure = NULL` means `"macro_f1"`.  See [cv_eps()],
+#'   section Decision rules, and [ml_decide()].
 #' @param prune `"ebic"` (the default): prune the chosen fit's weak edges by
 #'   the extended BIC (see Details); `"none"`: keep the fit at the
 #'   cross-validated point.
@@ -118,9 +130,14 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
                      path = TRUE, fold_marginals = NULL, prune = c("ebic", "none"),
-                     gamma = 0.5, ..., maxit) {
+                     gamma = 0.5, rule = NULL, ..., maxit) {
   call <- match.call()
-  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_mlcrf"))
+  if (inherits(x, "formula")) {
+    cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
+    # the fit before pruning rebuilds its features from a data frame as `fit` does
+    if (!is.null(cv$fit_cv)) cv$fit_cv <- mlcrf_formula_parts(cv$fit_cv, cv$fit)
+    return(cv)
+  }
   check_no_dots(...)
   max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
   if (!is.null(fold_marginals) && !(is.character(fold_marginals) &&
@@ -142,7 +159,9 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                        fun = "cv_mlcrf")
   # the held-out likelihood by default: it recovers the label graph where
   # macro F1, which barely depends on the edges, does not (bench/mlcrf_structure.md)
-  if (is.null(measure)) measure <- if (anyNA(y_truth)) "macro_f1" else "log_loss"
+  # (with decision rules, which need a measure of label sets, macro F1)
+  if (is.null(measure))
+    measure <- if (anyNA(y_truth) || !is.null(rule)) "macro_f1" else "log_loss"
   # the fold marginals enter the choice only through a measure of scores or
   # the Brier score: there they are sampled (BP's can be far off on strongly
   # coupled graphs, bench/mlcrf_speed.md); elsewhere BP's are enough
@@ -168,11 +187,22 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   say(length(unique(lambda_w)) * length(unique(eta)), " grid points x ",
       if (is.null(foldid)) nfolds else max(foldid), " folds")
   # the fold fits carry the inference of the fold scores (predict()'s
-  # `loopy`); the refit on all the data does not (see below)
+  # `loopy`); the refit on all the data does not (see below).  A refit on all
+  # the rows (a fold's training part has fewer) is pruned (prune = "ebic"):
+  # at the chosen point and at any other (predict(cv, s = "1se"), ...); the
+  # last one's fit before pruning and candidates are kept in `pruning`.
+  n_all <- nrow(x)
+  pruning <- NULL
   fit <- function(x, y, lambda_w, eta, init = NULL) {
     f <- mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta,
                edge_type = edge_type, init = init, tol = tol, max_iter = max_iter,
                progress = FALSE)  # cv_mlcrf() and the engine report progress
+    if (prune == "ebic" && nrow(x) == n_all) {
+      say("pruning by the extended BIC (gamma = ", gamma, ") at lambda_w = ",
+          signif(lambda_w, 4), ", eta = ", eta)
+      pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma)
+      f <- pruning$fit
+    }
     f$loopy <- fold_marginals
     f
   }
@@ -183,7 +213,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   cv <- ml_cv_run(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE,
                   nfolds = nfolds, foldid = foldid, measure = measure,
                   thresholds = match.arg(thresholds), select = match.arg(select), keep = keep,
-                  parallel = parallel, progress = progress,
+                  parallel = parallel, progress = progress, rule = rule,
                   order = function(g) order(-g$lambda_w, -g$eta),
                   order_rule = "larger lambda_w first, then larger eta", decoder = TRUE,
                   probabilities = "joint", loglik = function(model, x, y)
@@ -198,9 +228,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     f
   }
   cv$lambda_v <- lambda_v
-  if (prune == "ebic") {
-    say("pruning by the extended BIC along the path (gamma = ", gamma, ")")
-    cv <- mlcrf_ebic_prune(cv, x, y, tol, max_iter, gamma)
+  if (prune == "ebic") {  # the refit at the chosen point, before pruning
+    cv$fit_cv <- pruning$fit_cv
+    cv$ebic <- pruning$ebic
+    cv$gamma <- gamma
   }
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")
@@ -275,16 +306,20 @@ mlcrf_refit_edges <- function(fit, prep, x, y, keep, th0, eta2, tol, max_iter) {
 # graph's pseudo-log-likelihood on those rows.  (Refits with
 # almost no edge ridge instead, lambda_w / 1000, recovered the synthetic
 # graphs no better: bench/mlcrf_structure.md.)
-mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patience = Inf) {
+mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patience = Inf,
+                                  ridge = NULL) {
   prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
   pairs <- paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~")
   keep <- match(paste(fit$edges$from, fit$edges$to, sep = "~"), pairs)
   m <- prep$m
   K <- prep$K
   eta2 <- min(fit$eta, 1 - 1e-3)  # as the refit of mlcrf() (stage 2)
-  cur <- fit
+  # ridge: the refits' edge ridge as a fraction of lambda_w (NULL: as mlcrf())
+  if (!is.null(ridge)) eta2 <- 1 - ridge
+  cur <- if (is.null(ridge)) fit else
+    mlcrf_refit_edges(fit, prep, x, y, keep, fit$theta, eta2, tol, max_iter)
   fits <- list(cur)
-  pl <- mlcrf_pseudo_loglik(fit, x, y)
+  pl <- mlcrf_pseudo_loglik(cur, x, y)
   while (length(keep)) {
     if (!is.null(crit)) {  # stop once `patience` graphs in a row are worse than the best
       v <- crit(pl, vapply(fits, function(f) nrow(f$edges), 0L))
@@ -297,7 +332,31 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
     fits[[length(fits) + 1L]] <- cur
     pl <- c(pl, mlcrf_pseudo_loglik(cur, x, y))
   }
-  list(fits = fits, pl = pl, edges = vapply(fits, function(f) nrow(f$edges), 0L))
+  list(fits = fits, pl = pl, edges = vapply(fits, function(f) nrow(f$edges), 0L), eta2 = eta2)
+}
+
+# The held-out pseudo-log-likelihood of each candidate graph of
+# mlcrf_ebic_candidates() (`cand`): per fold of `foldid`, the graph refitted
+# on the other folds' rows (stage 2 at the penalties of cand$fits[[1]], the
+# refits' ridge, warm-started from the candidate's fit on all rows) and its
+# pseudo-log-likelihood on the fold's rows: a candidates x folds matrix.
+mlcrf_cv_candidates <- function(cand, x, y, foldid, tol, max_iter) {
+  fit <- cand$fits[[1]]
+  nf <- max(foldid)
+  out <- matrix(NA_real_, length(cand$fits), nf)
+  for (k in seq_len(nf)) {
+    tr <- foldid != k
+    prep <- mlcrf_prepare(x[tr, , drop = FALSE], y[tr, , drop = FALSE] + 0, fit$edge_type)
+    pairs <- paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~")
+    for (j in seq_along(cand$fits)) {
+      f <- cand$fits[[j]]
+      keep <- match(paste(f$edges$from, f$edges$to, sep = "~"), pairs)
+      fk <- mlcrf_refit_edges(fit, prep, x[tr, , drop = FALSE], y[tr, , drop = FALSE], keep,
+                              f$theta, cand$eta2, tol, max_iter)
+      out[j, k] <- mlcrf_pseudo_loglik(fk, x[!tr, , drop = FALSE], y[!tr, , drop = FALSE])
+    }
+  }
+  out
 }
 
 # The elimination stops when this many graphs in a row have a larger eBIC
@@ -305,18 +364,26 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
 # falls while spurious edges go and rises once true ones do).
 mlcrf_ebic_patience <- 3L
 
-# cv_mlcrf(prune = "ebic"): the candidate of least extended BIC becomes the
-# fit (ties: the sparser); the chosen point of the grid stays.
-mlcrf_ebic_prune <- function(cv, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL) {
-  K <- if (cv$fit$edge_type == "full") 3 else 1
+# cv_mlcrf(prune = "ebic"): the candidate of least extended BIC (ties: the
+# sparser) from `fit`, the refit on all the rows at a point of the grid: a
+# list of the pruned `fit`, the fit before pruning `fit_cv` and the
+# candidates' criterion `ebic`.
+mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL) {
+  K <- if (fit$edge_type == "full") 3 else 1
   f_crit <- function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df)
   if (is.null(cand))
-    cand <- mlcrf_ebic_candidates(cv$fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
+    cand <- mlcrf_ebic_candidates(fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
   crit <- f_crit(cand$pl, cand$edges)
   k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
-  cv$ebic <- data.frame(edges = cand$edges, pseudo_loglik = cand$pl, ebic = crit)
-  cv$gamma <- gamma
-  cv$fit_cv <- cv$fit
-  cv$fit <- cand$fits[[k]]
-  cv
+  list(fit = cand$fits[[k]], fit_cv = fit,
+       ebic = data.frame(edges = cand$edges, pseudo_loglik = cand$pl, ebic = crit))
+}
+
+# The parts of a formula fit (model_data()) that predict() needs to rebuild
+# the features from a data frame, copied from `from` (cv_formula()'s fit) to
+# `fit`.
+mlcrf_formula_parts <- function(fit, from) {
+  parts <- intersect(c("terms", "xlevels", "contrasts", "na.action"), names(from))
+  structure(c(unclass(fit)[setdiff(names(fit), parts)], unclass(from)[parts]),
+            class = class(fit))
 }
