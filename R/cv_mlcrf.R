@@ -129,8 +129,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, fold_marginals = NULL, prune = c("ebic", "none"),
-                     gamma = 0.5, rule = NULL, ..., maxit) {
+                     path = TRUE, fold_marginals = NULL, prune = c("ebic", "chisq", "none"),
+                     gamma = 0.5, level = 0.01, rule = NULL, ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) {
     cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
@@ -148,6 +148,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   prune <- match.arg(prune)
   if (!is.numeric(gamma) || length(gamma) != 1 || is.na(gamma) || gamma < 0)
     stop_arg("'gamma' must be one number >= 0 (0.5 by default; 0 is the plain BIC)")
+  if (!is.numeric(level) || length(level) != 1 || is.na(level) || level <= 0 || level >= 1)
+    stop_arg("'level' must be one number in (0, 1) (0.01 by default)")
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")
   if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
@@ -197,10 +199,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     f <- mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta,
                edge_type = edge_type, init = init, tol = tol, max_iter = max_iter,
                progress = FALSE)  # cv_mlcrf() and the engine report progress
-    if (prune == "ebic" && nrow(x) == n_all) {
-      say("pruning by the extended BIC (gamma = ", gamma, ") at lambda_w = ",
-          signif(lambda_w, 4), ", eta = ", eta)
-      pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma)
+    if (prune != "none" && nrow(x) == n_all) {
+      say("pruning (", prune, ") at lambda_w = ", signif(lambda_w, 4), ", eta = ", eta)
+      pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma,
+                                   level = if (prune == "chisq") level)
       f <- pruning$fit
     }
     f$loopy <- fold_marginals
@@ -228,10 +230,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     f
   }
   cv$lambda_v <- lambda_v
-  if (prune == "ebic") {  # the refit at the chosen point, before pruning
+  if (prune != "none") {  # the refit at the chosen point, before pruning
     cv$fit_cv <- pruning$fit_cv
     cv$ebic <- pruning$ebic
-    cv$gamma <- gamma
+    if (prune == "ebic") cv$gamma <- gamma else cv$level <- level
   }
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")
@@ -277,6 +279,12 @@ mlcrf_ebic <- function(pl, E, n, m, d, K, gamma, df = mlcrf_ebic_df) {
   -2 * pl + E * (df * log(n) + 4 * gamma * log(m))
 }
 mlcrf_ebic_df <- "K"
+
+# prune = "chisq": -2 PL + |E| c, c the (1 - level) quantile of chi^2 with an
+# edge's (d + 1) K weights as degrees of freedom: an edge stays when dropping
+# it costs more than a likelihood-ratio test of its weights at `level` allows.
+mlcrf_chisq_crit <- function(pl, E, d, K, level)
+  -2 * pl + E * stats::qchisq(1 - level, (d + 1) * K)
 
 # Stage 2 of mlcrf() on the edges `keep` (indices into prep's pairs) at the
 # penalties of `fit`, the edge ridge lambda_w (1 - eta2), from th0 (nodes,
@@ -368,15 +376,18 @@ mlcrf_ebic_patience <- 3L
 # sparser) from `fit`, the refit on all the rows at a point of the grid: a
 # list of the pruned `fit`, the fit before pruning `fit_cv` and the
 # candidates' criterion `ebic`.
-mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL) {
+mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL,
+                             level = NULL) {
   K <- if (fit$edge_type == "full") 3 else 1
-  f_crit <- function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df)
+  f_crit <- if (is.null(level)) function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df)
+            else function(pl, E) mlcrf_chisq_crit(pl, E, ncol(x), K, level)
   if (is.null(cand))
     cand <- mlcrf_ebic_candidates(fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
   crit <- f_crit(cand$pl, cand$edges)
   k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
   list(fit = cand$fits[[k]], fit_cv = fit,
-       ebic = data.frame(edges = cand$edges, pseudo_loglik = cand$pl, ebic = crit))
+       ebic = stats::setNames(data.frame(cand$edges, cand$pl, crit),
+                              c("edges", "pseudo_loglik", if (is.null(level)) "ebic" else "criterion")))
 }
 
 # The parts of a formula fit (model_data()) that predict() needs to rebuild

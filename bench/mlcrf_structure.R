@@ -279,6 +279,50 @@ error_kind <- function(got, truth) {
   mi <- length(setdiff(truth, got)) > 0; ex <- length(setdiff(got, truth)) > 0
   if (mi && ex) "both" else if (mi) "missed" else if (ex) "extra" else "ok"
 }
+# MLCRF_STRUCT_MODE=rules_table: the table of the rules mode's saved records
+# (MLCRF_STRUCT_SAVE the same prefix), per design: each rule's count of exact
+# recoveries, the default's errors by kind (a missed true edge, an extra
+# edge), the weakest true edge's node-wise z (median, least); with
+# MLCRF_STRUCT_CSV=<file>, the main rules appended to it (design named
+# "<design>-balanced" for version 2).
+if (Sys.getenv("MLCRF_STRUCT_MODE") == "rules_table") {
+  version <- Sys.getenv("MLCRF_STRUCT_VERSION", "2")
+  out <- Sys.getenv("MLCRF_STRUCT_SAVE", "mlcrf_struct")
+  rows <- list()
+  for (nm in names(designs)) {
+    f <- sprintf("%s_v%s_%s.rds", out, version, nm)
+    if (!file.exists(f)) next
+    recs <- readRDS(f)
+    ok <- sapply(recs, rules_of)
+    kinds <- sapply(recs, function(r) error_kind(r$default, r$truth))
+    kinds_ll <- sapply(recs, function(r) error_kind(r$ll, r$truth))
+    zt <- sapply(recs, function(r) {
+      z <- abs(r$z[names(r$z) %in% r$truth]); if (length(z)) min(z) else NA })
+    zf <- sapply(recs, function(r) {
+      z <- abs(r$z[!names(r$z) %in% r$truth]); if (length(z)) max(z) else NA })
+    rows[[nm]] <- c(rowSums(ok), seeds = length(recs))
+    cat(sprintf("%s (%d seeds): default errors: %s; ll errors: %s; weakest true z median %.1f, least %.1f; largest non-edge |z| %.1f; CV seconds median %.0f\n",
+                nm, length(recs), paste(names(table(kinds)), table(kinds), collapse = ", "),
+                paste(names(table(kinds_ll)), table(kinds_ll), collapse = ", "),
+                median(zt), min(zt), max(zf), median(sapply(recs, `[[`, "secs"))))
+  }
+  tab <- do.call(rbind, rows)
+  print(t(tab))
+  csv <- Sys.getenv("MLCRF_STRUCT_CSV", "")
+  if (nzchar(csv)) {
+    keep <- c(cv_loglik = "ll", default_cv_loglik_prune_ebic = "default",
+              prune_chi2_99 = "cv_chi99", prune_cv_pseudo_loglik = "cv_cvpl")
+    keep <- keep[keep %in% colnames(tab)]
+    suf <- if (version == "2") "-balanced" else ""
+    res <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
+      design = paste0(sub("[0-9]+$", "", nm), suf), labels = designs[[nm]]$m, rule = names(keep),
+      recovered = unname(tab[nm, keep]), seeds = unname(tab[nm, "seeds"]))))
+    suppressWarnings(utils::write.table(res, csv, sep = ",", row.names = FALSE,
+                                        col.names = !file.exists(csv), append = TRUE,
+                                        qmethod = "double"))
+  }
+  quit(save = "no")
+}
 if (Sys.getenv("MLCRF_STRUCT_MODE") == "rules") {
   version <- Sys.getenv("MLCRF_STRUCT_VERSION", "2")
   # version 2 (session s33): balanced couplings, c s_a s_b on the spins

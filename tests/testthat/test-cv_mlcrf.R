@@ -115,6 +115,35 @@ test_that("the default cv_mlcrf() recovers the paper's synthetic graphs", {
   }
   expect_gte(sum(ok), 7)
   expect_true(all(ok[c("independent 1", "independent 2", "complete 1", "complete 2")]))
+  # prune = "chisq" drops the chain's spurious y1~y3 where the eBIC keeps it
+  # (seeds 2 and 3 of this generator), and keeps the complete graph
+  for (design in c("chain", "complete")) for (seed in 1:3) {
+    set.seed(seed)
+    d <- crf_ref_synthetic(design)
+    cv <- suppressWarnings(suppressMessages(cv_mlcrf(d$x, d$y, tol = 1e-5, progress = FALSE,
+                                                     path = FALSE, prune = "chisq")))
+    expect_identical(sort(paste(cv$fit$edges$from, cv$fit$edges$to, sep = "~")),
+                     truth[[design]], info = paste(design, seed))
+  }
+})
+
+test_that("prune = 'chisq' keeps the candidate of least -2 PL + |E| chi^2 quantile", {
+  set.seed(7)
+  d <- crf_ref_synthetic("chain", n = 150)
+  x <- d$x
+  y <- d$y
+  cv <- suppressWarnings(cv_mlcrf(x, y, lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.02,
+                                  nfolds = 3, tol = 1e-9, progress = FALSE, path = FALSE,
+                                  prune = "chisq", level = 0.05))
+  E0 <- nrow(cv$fit_cv$edges)
+  cand <- mlss:::mlcrf_ebic_candidates(cv$fit_cv, x, y, 1e-9, 2000)
+  # an edge's weights: (6 features + intercept) x 3 potential entries
+  crit <- -2 * cand$pl + cand$edges * qchisq(0.95, 21)
+  expect_equal(cv$ebic$criterion, crit[seq_len(nrow(cv$ebic))])
+  k <- max(which(crit == min(crit)))
+  expect_identical(nrow(cv$fit$edges), cand$edges[k])
+  expect_identical(cv$level, 0.05)
+  expect_error(cv_mlcrf(x, y, prune = "chisq", level = 1), "'level'")
 })
 
 test_that("the backward elimination stops after `patience` graphs worse than the best", {
@@ -246,12 +275,15 @@ test_that("a formula cv_mlcrf() keeps the formula parts in fit_cv too", {
   set.seed(13)
   d <- crf_ref_synthetic("chain", n = 120)
   df <- data.frame(d$x, y1 = d$y[, 1], y2 = d$y[, 2], y3 = d$y[, 3])
-  cv <- suppressWarnings(cv_mlcrf(cbind(y1, y2, y3) ~ ., data = df, lambda_w = c(0.1, 0.01),
-                                  eta = 1, lambda_v = 0.02, nfolds = 3, progress = FALSE,
-                                  path = FALSE))
+  # a transformed feature: only the formula's terms rebuild it from a data frame
+  cv <- suppressWarnings(cv_mlcrf(cbind(y1, y2, y3) ~ X1 + X2 + I(X3^2) + X4 + X5 + X6,
+                                  data = df, lambda_w = c(0.1, 0.01), eta = 1,
+                                  lambda_v = 0.02, nfolds = 3, progress = FALSE, path = FALSE))
   expect_false(is.null(cv$fit_cv$terms))
   new <- df[1:10, rev(names(df))]
   m <- as.matrix(df[1:10, 1:6])
+  m[, 3] <- m[, 3]^2
+  colnames(m)[3] <- "I(X3^2)"
   expect_equal(predict(cv$fit_cv, new, type = "score"), predict(cv$fit_cv, m, type = "score"))
   expect_equal(predict(cv$fit, new, type = "score"), predict(cv$fit, m, type = "score"))
 })
