@@ -203,7 +203,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
       if (is.null(foldid)) nfolds else max(foldid), " folds")
   # the fold fits carry the inference of the fold scores (predict()'s
   # `loopy`); the refit on all the data does not (see below).  A refit on all
-  # the rows (a fold's training part has fewer) is pruned (prune = "ebic"):
+  # the rows (a fold's training part has fewer) is pruned (unless "none"):
   # at the chosen point and at any other (predict(cv, s = "1se"), ...); the
   # last one's fit before pruning and candidates are kept in `pruning`.
   n_all <- nrow(x)
@@ -386,21 +386,24 @@ mlcrf_cv_candidates <- function(cand, x, y, foldid, tol, max_iter) {
 mlcrf_ebic_patience <- 3L
 
 # cv_mlcrf(prune = "ebic"): the candidate of least extended BIC (ties: the
-# sparser) from `fit`, the refit on all the rows at a point of the grid: a
+# sparser; with `level`, prune = "chisq"'s criterion instead) from `fit`,
+# the refit on all the rows at a point of the grid: a
 # list of the pruned `fit`, the fit before pruning `fit_cv` and the
 # candidates' criterion `ebic`.
 mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL,
                              level = NULL) {
   K <- if (fit$edge_type == "full") 3 else 1
-  f_crit <- if (is.null(level)) function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df)
-            else function(pl, E) mlcrf_chisq_crit(pl, E, ncol(x), K, level)
+  f_crit <- if (is.null(level))
+    function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df) else
+    function(pl, E) mlcrf_chisq_crit(pl, E, ncol(x), K, level)
   if (is.null(cand))
     cand <- mlcrf_ebic_candidates(fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
   crit <- f_crit(cand$pl, cand$edges)
   k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
   list(fit = cand$fits[[k]], fit_cv = fit,
        ebic = stats::setNames(data.frame(cand$edges, cand$pl, crit),
-                              c("edges", "pseudo_loglik", if (is.null(level)) "ebic" else "criterion")))
+                              c("edges", "pseudo_loglik",
+                                if (is.null(level)) "ebic" else "criterion")))
 }
 
 # The parts of a formula fit (model_data()) that predict() needs to rebuild

@@ -311,7 +311,7 @@ if (Sys.getenv("MLCRF_STRUCT_MODE") == "rules_table") {
   csv <- Sys.getenv("MLCRF_STRUCT_CSV", "")
   if (nzchar(csv)) {
     keep <- c(cv_loglik = "ll", default_cv_loglik_prune_ebic = "default",
-              prune_chi2_99 = "cv_chi99", prune_cv_pseudo_loglik = "cv_cvpl")
+              prune_chisq_0.01 = "cv_chi99", prune_heldout_pseudo_loglik = "min_cvpl")
     keep <- keep[keep %in% colnames(tab)]
     suf <- if (version == "2") "-balanced" else ""
     res <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
