@@ -58,8 +58,9 @@ generate <- function(des, n = 500, d = 6) {
   x <- matrix(runif(n * d, -1, 1), n, d)
   V <- matrix(rnorm(d * m), d, m)
   Ycfg <- as.matrix(expand.grid(rep(list(0:1), m)))
+  S <- if (isTRUE(des$spin)) 2 * Ycfg - 1 else Ycfg  # version 2: on the spins
   pair <- if (nrow(des$edges))
-    rowSums(Ycfg[, des$edges[, 1], drop = FALSE] * Ycfg[, des$edges[, 2], drop = FALSE]) else 0
+    rowSums(S[, des$edges[, 1], drop = FALSE] * S[, des$edges[, 2], drop = FALSE]) else 0
   node <- x %*% V                          # n x m
   s <- node %*% t(Ycfg) + rep(des$coupling * pair, each = n)   # n x 2^m
   s <- s - apply(s, 1, max)
@@ -194,6 +195,167 @@ rule_results <- function(rec) {
   out <- c(out, unlist(rec$prune))
   out[["default"]] <- rec$default
   out
+}
+
+# ---- MLCRF_STRUCT_MODE=rules (session s33): the default cv_mlcrf() and the
+# pruning rules from its own cross-validated fit --------------------------------
+# Per seed: cv_mlcrf() with its defaults on the path and folds above (the
+# "default" column is its fit's edge set), the edge set of the CV point
+# (cv$fit_cv, as prune = "none"), and the whole backward elimination from that
+# point (no early stop) with two refit ridges: as mlcrf() refits ("cv":
+# lambda_w (1 - eta)) and almost none ("min": lambda_w / 1000).  A rule
+# "<ridge>_<penalty>" keeps the candidate of least -2 PL + |E| c (ties: the
+# sparser), c per edge:
+#   ebic   K log n + 4 gamma log m, gamma = 0.5 (the s32 default)
+#   chi99  the 0.99 quantile of chi^2 with (d + 1) K degrees of freedom (an
+#          edge's weights), 38.9 here; chi999 the 0.999 one (46.8)
+#   aic    2 (d + 1) K (42)
+# and "<ridge>_cvpl": the candidate of largest held-out pseudo-likelihood, each
+# graph refitted on the 5 folds' training parts (mlss:::mlcrf_cv_candidates());
+# "<ridge>_cvpl1se" the sparsest within one standard error of it.
+# Also per pair the node-wise z: y_a regressed (glm, logistic) on x and the
+# other labels, the coefficient of y_b over its standard error, the coupling's
+# signal at this n under the true (constant-coupling) model.
+struct_penalties <- function(n, m, d, K = 3)
+  c(ebic = K * log(n) + 2 * log(m), chi99 = qchisq(0.99, (d + 1) * K),
+    chi999 = qchisq(0.999, (d + 1) * K), aic = 2 * (d + 1) * K)
+nodewise_z <- function(x, y) {
+  m <- ncol(y); z <- c()
+  for (a in 1:(m - 1)) for (b in (a + 1):m) {
+    Yo <- y[, -a, drop = FALSE] + 0; ya <- y[, a] + 0
+    cf <- summary(suppressWarnings(glm(ya ~ x + Yo, family = binomial)))$coefficients
+    rn <- paste0("Yo", colnames(y)[b])
+    z[paste0(colnames(y)[a], "~", colnames(y)[b])] <- cf[rn, 1] / cf[rn, 2]
+  }
+  z
+}
+run_rules <- function(des, seed) {
+  set.seed(seed)
+  dat <- generate(des)
+  x <- dat$x; y <- dat$y
+  lv <- suppressWarnings(mlcrf(x, y, edges = "none", tol = tol)$lambda_v)
+  etas <- c(0.5, 1)
+  top <- max(vapply(etas, function(e) mlss:::mlcrf_lambda_range(x, y, lv, e, tol = tol)$lambda_max, 0))
+  lam <- top * 10^seq(0, -2, length.out = nlambda)
+  foldid <- ml_folds(y, 5)
+  t0 <- proc.time()[["elapsed"]]
+  cv <- suppressWarnings(suppressMessages(cv_mlcrf(x, y, lambda_w = lam, eta = etas, lambda_v = lv,
+                                                   foldid = foldid, tol = tol, progress = FALSE,
+                                                   path = FALSE)))
+  secs <- proc.time()[["elapsed"]] - t0
+  fcv <- if (is.null(cv$fit_cv)) cv$fit else cv$fit_cv
+  cand <- list(cv = suppressWarnings(mlss:::mlcrf_ebic_candidates(fcv, x, y, tol, 2000)),
+               min = suppressWarnings(mlss:::mlcrf_ebic_candidates(fcv, x, y, tol, 2000,
+                                                                    ridge = 1e-3)))
+  cand <- lapply(cand, function(cc) list(
+    pl = cc$pl, edges = cc$edges, sets = lapply(cc$fits, edge_set),
+    cvpl = suppressWarnings(mlss:::mlcrf_cv_candidates(cc, x, y, foldid, tol, 2000))))
+  list(truth = truth_set(des), default = edge_set(cv$fit), ll = edge_set(fcv), cand = cand,
+       z = nodewise_z(x, y), n = nrow(x), m = ncol(y), d = ncol(x), secs = secs,
+       point = c(lambda_w = cv$lambda_w_best, eta = cv$eta_best))
+}
+rules_of <- function(rec) {
+  pen <- struct_penalties(rec$n, rec$m, rec$d)
+  out <- c(ll = identical(rec$ll, rec$truth), default = identical(rec$default, rec$truth))
+  for (r in names(rec$cand)) for (p in names(pen)) {
+    cc <- rec$cand[[r]]
+    crit <- -2 * cc$pl + cc$edges * pen[[p]]
+    k <- max(which(crit == min(crit)))
+    out[[paste0(r, "_", p)]] <- identical(cc$sets[[k]], rec$truth)
+  }
+  for (r in names(rec$cand)) {  # the held-out pseudo-likelihood of the refitted graphs
+    cc <- rec$cand[[r]]
+    v <- rowSums(cc$cvpl)
+    k <- max(which(v == max(v)))
+    out[[paste0(r, "_cvpl")]] <- identical(cc$sets[[k]], rec$truth)
+    se <- apply(cc$cvpl, 1, sd) * sqrt(ncol(cc$cvpl))  # of the sum over folds
+    k1 <- max(which(v >= v[k] - se[k]))
+    out[[paste0(r, "_cvpl1se")]] <- identical(cc$sets[[k1]], rec$truth)
+  }
+  out
+}
+# the error of a rule on a seed: "ok", "missed", "extra" or "both"
+error_kind <- function(got, truth) {
+  mi <- length(setdiff(truth, got)) > 0; ex <- length(setdiff(got, truth)) > 0
+  if (mi && ex) "both" else if (mi) "missed" else if (ex) "extra" else "ok"
+}
+# MLCRF_STRUCT_MODE=rules_table: the table of the rules mode's saved records
+# (MLCRF_STRUCT_SAVE the same prefix), per design: each rule's count of exact
+# recoveries, the default's errors by kind (a missed true edge, an extra
+# edge), the weakest true edge's node-wise z (median, least); with
+# MLCRF_STRUCT_CSV=<file>, the main rules appended to it (design named
+# "<design>-balanced" for version 2).
+if (Sys.getenv("MLCRF_STRUCT_MODE") == "rules_table") {
+  version <- Sys.getenv("MLCRF_STRUCT_VERSION", "2")
+  out <- Sys.getenv("MLCRF_STRUCT_SAVE", "mlcrf_struct")
+  rows <- list()
+  for (nm in names(designs)) {
+    f <- sprintf("%s_v%s_%s.rds", out, version, nm)
+    if (!file.exists(f)) next
+    recs <- readRDS(f)
+    ok <- sapply(recs, rules_of)
+    kinds <- sapply(recs, function(r) error_kind(r$default, r$truth))
+    kinds_ll <- sapply(recs, function(r) error_kind(r$ll, r$truth))
+    zt <- sapply(recs, function(r) {
+      z <- abs(r$z[names(r$z) %in% r$truth]); if (length(z)) min(z) else NA })
+    zf <- sapply(recs, function(r) {
+      z <- abs(r$z[!names(r$z) %in% r$truth]); if (length(z)) max(z) else NA })
+    rows[[nm]] <- c(rowSums(ok), seeds = length(recs))
+    cat(sprintf("%s (%d seeds): default errors: %s; ll errors: %s; weakest true z median %.1f, least %.1f; largest non-edge |z| %.1f; CV seconds median %.0f\n",
+                nm, length(recs), paste(names(table(kinds)), table(kinds), collapse = ", "),
+                paste(names(table(kinds_ll)), table(kinds_ll), collapse = ", "),
+                median(zt), min(zt), max(zf), median(sapply(recs, `[[`, "secs"))))
+  }
+  tab <- do.call(rbind, rows)
+  print(t(tab))
+  csv <- Sys.getenv("MLCRF_STRUCT_CSV", "")
+  if (nzchar(csv)) {
+    keep <- c(cv_loglik = "ll", default_cv_loglik_prune_ebic = "default",
+              prune_chisq_0.01 = "cv_chi99", prune_heldout_pseudo_loglik = "min_cvpl")
+    keep <- keep[keep %in% colnames(tab)]
+    suf <- if (version == "2") "-balanced" else ""
+    res <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
+      design = paste0(sub("[0-9]+$", "", nm), suf), labels = designs[[nm]]$m, rule = names(keep),
+      recovered = unname(tab[nm, keep]), seeds = unname(tab[nm, "seeds"]))))
+    suppressWarnings(utils::write.table(res, csv, sep = ",", row.names = FALSE,
+                                        col.names = !file.exists(csv), append = TRUE,
+                                        qmethod = "double"))
+  }
+  quit(save = "no")
+}
+if (Sys.getenv("MLCRF_STRUCT_MODE") == "rules") {
+  version <- Sys.getenv("MLCRF_STRUCT_VERSION", "2")
+  # version 2 (session s33): balanced couplings, c s_a s_b on the spins
+  # s = 2 y - 1 (in 0/1 terms 4 c y_a y_b with node shifts -2 c), |c| = 0.75;
+  # version 1 (above): c y_a y_b, which pushes the labels towards 1 (means
+  # about 0.8 on the chain) and leaves weak edges (bench/mlcrf_structure.md)
+  if (version == "2") {
+    designs <- lapply(designs, function(d) {
+      d$coupling <- 0.75 * sign(d$coupling)
+      d$spin <- TRUE
+      d
+    })
+  }
+  seed0 <- as.integer(Sys.getenv("MLCRF_STRUCT_SEED0", "1000"))
+  out <- Sys.getenv("MLCRF_STRUCT_SAVE", "mlcrf_struct")
+  cat("mlcrf structure recovery, rules mode; designs version", version, ";", R.version.string,
+      "; seeds:", seed0 + 1, "to", seed0 + seeds, "\n")
+  for (nm in names(designs)) {
+    recs <- list()
+    for (s in seq_len(seeds)) {
+      rec <- run_rules(designs[[nm]], seed0 + s)
+      recs[[s]] <- rec
+      saveRDS(recs, sprintf("%s_v%s_%s.rds", out, version, nm))
+      zt <- rec$z[names(rec$z) %in% rec$truth]; zf <- rec$z[!names(rec$z) %in% rec$truth]
+      cat(sprintf("%s seed %d (%.0f s): default %s (%s); ll %s; min true z %.1f, max |z| non-edge %.1f\n",
+                  nm, seed0 + s, rec$secs, error_kind(rec$default, rec$truth),
+                  paste(rec$default, collapse = " "), error_kind(rec$ll, rec$truth),
+                  if (length(zt)) min(abs(zt)) else NA, if (length(zf)) max(abs(zf)) else NA))
+    }
+    r <- rowSums(sapply(recs, rules_of))
+    cat(nm, ":", paste(sprintf("%s %d/%d", names(r), r, length(recs)), collapse = ", "), "\n")
+  }
+  quit(save = "no")
 }
 
 # MLCRF_STRUCT_FROM=<prefix>: add the pruning rules to the records saved by an

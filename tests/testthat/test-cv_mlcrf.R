@@ -115,6 +115,35 @@ test_that("the default cv_mlcrf() recovers the paper's synthetic graphs", {
   }
   expect_gte(sum(ok), 7)
   expect_true(all(ok[c("independent 1", "independent 2", "complete 1", "complete 2")]))
+  # prune = "chisq" drops the chain's spurious y1~y3 where the eBIC keeps it
+  # (seeds 2 and 3 of this generator), and keeps the complete graph
+  for (design in c("chain", "complete")) for (seed in 1:3) {
+    set.seed(seed)
+    d <- crf_ref_synthetic(design)
+    cv <- suppressWarnings(suppressMessages(cv_mlcrf(d$x, d$y, tol = 1e-5, progress = FALSE,
+                                                     path = FALSE, prune = "chisq")))
+    expect_identical(sort(paste(cv$fit$edges$from, cv$fit$edges$to, sep = "~")),
+                     truth[[design]], info = paste(design, seed))
+  }
+})
+
+test_that("prune = 'chisq' keeps the candidate of least -2 PL + |E| chi^2 quantile", {
+  set.seed(7)
+  d <- crf_ref_synthetic("chain", n = 150)
+  x <- d$x
+  y <- d$y
+  cv <- suppressWarnings(cv_mlcrf(x, y, lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.02,
+                                  nfolds = 3, tol = 1e-9, progress = FALSE, path = FALSE,
+                                  prune = "chisq", level = 0.05))
+  E0 <- nrow(cv$fit_cv$edges)
+  cand <- mlss:::mlcrf_ebic_candidates(cv$fit_cv, x, y, 1e-9, 2000)
+  # an edge's weights: (6 features + intercept) x 3 potential entries
+  crit <- -2 * cand$pl + cand$edges * qchisq(0.95, 21)
+  expect_equal(cv$ebic$criterion, crit[seq_len(nrow(cv$ebic))])
+  k <- max(which(crit == min(crit)))
+  expect_identical(nrow(cv$fit$edges), cand$edges[k])
+  expect_identical(cv$level, 0.05)
+  expect_error(cv_mlcrf(x, y, prune = "chisq", level = 1), "'level'")
 })
 
 test_that("the backward elimination stops after `patience` graphs worse than the best", {
@@ -130,4 +159,131 @@ test_that("the backward elimination stops after `patience` graphs worse than the
   expect_identical(cand$edges, nrow(fit$edges) - 0:5)
   all <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, 1e-6, 2000))
   expect_identical(all$edges, rev(seq_len(nrow(fit$edges) + 1L) - 1L))
+})
+
+# `rule =` (issue 22): each (grid point, rule) measured on the out-of-fold
+# scores, fold k's rows decided by the rule learnt on the other folds; the
+# reference is written from the definitions in ?ml_decide.
+crf_rule_decide <- function(r, S, y, tr, va) {
+  one <- grepl("\\+1$", r)
+  base <- sub("\\+1$", "", r)
+  Sv <- S[va, , drop = FALSE]
+  n <- nrow(Sv)
+  m <- ncol(Sv)
+  ytr <- y[tr, , drop = FALSE]
+  P <- matrix(FALSE, n, m)
+  if (base == "f1") {
+    P <- Sv > rep(f1_thresholds(S[tr, , drop = FALSE], ytr)$threshold, each = n)
+  } else if (base == "fixed") {
+    P <- Sv > 0.5
+  } else if (base == "rcut") {  # the floor(cardinality + 1/2) highest scores of each row
+    k <- floor(sum(colMeans(ytr)) + 0.5)
+    for (i in seq_len(n)) P[i, order(-Sv[i, ], seq_len(m))[seq_len(k)]] <- TRUE
+  } else if (base == "pcut") {  # per label, its training proportion of the rows
+    for (l in seq_len(m)) {
+      top <- floor(mean(ytr[, l]) * n + 0.5)
+      P[order(-Sv[, l], seq_len(n))[seq_len(top)], l] <- TRUE
+    }
+  } else if (base == "mcut") {  # the labels above the largest gap of each row
+    for (i in seq_len(n)) {
+      s <- sort(Sv[i, ], decreasing = TRUE)
+      j <- which.max(-diff(s))
+      if (s[j] > s[j + 1]) P[i, ] <- Sv[i, ] >= s[j]
+    }
+  }
+  P <- matrix(as.logical(P), n, m)
+  if (one) for (i in which(rowSums(P) == 0)) P[i, which.max(Sv[i, ])] <- TRUE
+  P
+}
+
+test_that("cv_mlcrf(rule = ) measures each rule on the out-of-fold scores, as the toolbox", {
+  set.seed(11)
+  d <- crf_ref_synthetic("chain", n = 120)
+  foldid <- rep_len(1:3, 120)
+  rules <- c("decoder", "f1", "fixed", "rcut", "pcut", "mcut+1")
+  args <- list(d$x, d$y, lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.02, foldid = foldid,
+               tol = 1e-7, progress = FALSE, path = FALSE, measure = "subset_accuracy")
+  cv <- suppressWarnings(do.call(cv_mlcrf, c(args, list(rule = rules, keep = TRUE))))
+  cv0 <- suppressWarnings(do.call(cv_mlcrf, args))
+  expect_identical(cv$scored_by, "rules")
+  expect_identical(cv$grid$rule, rep(rules, each = 2))
+  # the decoder's column is the run without rules (MAP label sets)
+  expect_equal(unname(cv$cvm[, , "decoder"]), unname(as.vector(cv0$cvm)), tolerance = 1e-12)
+  keep <- cv$grid$rule != "decoder"
+  ref <- vapply(which(keep), function(i) {
+    S <- cv$oof[, , (i - 1) %% 2 + 1]
+    mean(vapply(1:3, function(k) {
+      P <- crf_rule_decide(cv$grid$rule[i], S, d$y, foldid != k, foldid == k)
+      mean(rowSums(P != d$y[foldid == k, ]) == 0)
+    }, 0))
+  }, 0)
+  expect_equal(unname(as.vector(cv$cvm))[keep], ref, tolerance = 1e-10)
+  v <- as.vector(cv$cvm)
+  expect_equal(v[cv$best], max(v))
+  expect_identical(cv$rule_best, cv$grid$rule[cv$best])
+  # one rule: the refit (pruned as without rules) predicts by it, learnt on all rows
+  cv1 <- suppressWarnings(do.call(cv_mlcrf, c(args, list(rule = "rcut"))))
+  expect_s3_class(cv1$fit, "ml_ruled")
+  expect_identical(cv1$fit$edges, cv0$fit$edges)
+  newx <- d$x[1:30, ]
+  s <- predict(cv1, newx, type = "score")
+  k <- floor(sum(colMeans(d$y)) + 0.5)
+  ref <- t(apply(s, 1, function(r) seq_along(r) %in% order(-r)[seq_len(k)]))
+  expect_identical(unname(predict(cv1, newx, type = "class")), ref)
+  # the default measure with rules is macro F1; a measure of scores is refused
+  cv2 <- suppressWarnings(cv_mlcrf(d$x, d$y, lambda_w = 0.05, eta = 1, lambda_v = 0.02,
+                                   foldid = foldid, progress = FALSE, path = FALSE,
+                                   rule = "fixed", prune = "none"))
+  expect_identical(cv2$measure, "macro_f1")
+  expect_error(cv_mlcrf(d$x, d$y, lambda_w = 0.05, eta = 1, lambda_v = 0.02, foldid = foldid,
+                        progress = FALSE, path = FALSE, rule = "fixed", measure = "log_loss"),
+               "'rule'")
+  expect_error(cv_mlcrf(d$x, d$y, lambda_w = 0.05, eta = 1, lambda_v = 0.02, foldid = foldid,
+                        progress = FALSE, path = FALSE, rule = "median"), "rule")
+})
+
+test_that("predict(cv, s = ) at another point prunes its refit as the chosen fit is pruned", {
+  set.seed(12)
+  d <- crf_ref_synthetic("chain", n = 150)
+  x <- d$x
+  y <- d$y
+  lam <- c(0.2, 0.02, 0.002)
+  cv <- suppressWarnings(cv_mlcrf(x, y, lambda_w = lam, eta = 1, lambda_v = 0.02, nfolds = 3,
+                                  tol = 1e-9, progress = FALSE, path = FALSE))
+  n <- nrow(x)
+  for (l in setdiff(lam, cv$lambda_w_best)) {
+    # reference: the unpruned refit at that point, the candidates of the
+    # elimination, the least eBIC by its formula (ties: the sparser)
+    full <- suppressWarnings(mlcrf(x, y, lambda_v = 0.02, lambda_w = l, eta = 1, tol = 1e-9))
+    cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(full, x, y, 1e-9, 2000))
+    crit <- -2 * cand$pl + cand$edges * (3 * log(n) + 4 * 0.5 * log(3))
+    # (the elimination may stop early, after three graphs worse than the best)
+    k <- max(which(crit == min(crit)))
+    ref <- cand$fits[[k]]
+    got <- suppressWarnings(cv$refit(data.frame(lambda_w = l, eta = 1)))
+    expect_identical(got$edges[, c("from", "to")], ref$edges[, c("from", "to")])
+    expect_equal(suppressWarnings(predict(cv, x[1:20, ], lambda_w = l, type = "score")),
+                 predict(ref, x[1:20, ], type = "score"), tolerance = 1e-6)
+  }
+  # the chosen point: cv$fit is that pruned refit, cv$fit_cv the one before
+  full <- suppressWarnings(mlcrf(x, y, lambda_v = 0.02, lambda_w = cv$lambda_w_best, eta = 1,
+                                 tol = 1e-9))
+  expect_equal(cv$fit_cv$theta, full$theta, tolerance = 1e-6)
+})
+
+test_that("a formula cv_mlcrf() keeps the formula parts in fit_cv too", {
+  set.seed(13)
+  d <- crf_ref_synthetic("chain", n = 120)
+  df <- data.frame(d$x, y1 = d$y[, 1], y2 = d$y[, 2], y3 = d$y[, 3])
+  # a transformed feature: only the formula's terms rebuild it from a data frame
+  cv <- suppressWarnings(cv_mlcrf(cbind(y1, y2, y3) ~ X1 + X2 + I(X3^2) + X4 + X5 + X6,
+                                  data = df, lambda_w = c(0.1, 0.01), eta = 1,
+                                  lambda_v = 0.02, nfolds = 3, progress = FALSE, path = FALSE))
+  expect_false(is.null(cv$fit_cv$terms))
+  new <- df[1:10, rev(names(df))]
+  m <- as.matrix(df[1:10, 1:6])
+  m[, 3] <- m[, 3]^2
+  colnames(m)[3] <- "I(X3^2)"
+  expect_equal(predict(cv$fit_cv, new, type = "score"), predict(cv$fit_cv, m, type = "score"))
+  expect_equal(predict(cv$fit, new, type = "score"), predict(cv$fit, m, type = "score"))
 })
