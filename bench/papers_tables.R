@@ -429,11 +429,17 @@ if (file.exists(lm_file)) {
 # ---- MLLS scalability (bench/mlls_scalability.R) --------------------------------
 # TKDD 2010 Figures 1-2: time against the number of training pages; the
 # paper's figures are plots (no numbers to transcribe), so `paper` is empty.
-sc_file <- file.path("bench", "mlls_scalability_results.rds")
-if (file.exists(sc_file)) {
-  sc <- readRDS(sc_file)
-  r <- sc$rows
+# (the fixed fits and the tuning may have run in two processes, each with its
+# own file: bench/mlls_scalability_results*.rds)
+sc_files <- list.files("bench", "^mlls_scalability_results.*\\.rds$", full.names = TRUE)
+sc_file <- file.path("bench", "mlls_scalability_results*.rds")
+if (length(sc_files)) {
+  scs <- lapply(sc_files, readRDS)
+  sc <- scs[[1]]
+  sc$date <- max(vapply(scs, function(z) z$date, ""))
+  r <- do.call(rbind, lapply(scs, function(z) z$rows))
   r <- r[order(r$kind, r$method, r$n_train), ]
+  ld <- round(range(as.numeric(sub(" .*", "", r$load))))
   tab <- data.frame(data = r$data, method = r$method, n_train = r$n_train,
                     measure = paste0("cpu_s_", r$kind), ours = r$cpu_s, elapsed_s = r$elapsed_s,
                     paper = NA,
@@ -442,7 +448,8 @@ if (file.exists(sc_file)) {
                                   "5-fold cross-validation over the grid, refit included"))
   write_table(tab, "mlls_scalability.csv", paste0(
     "made by bench/papers_tables.R from ", sc_file, " (bench/mlls_scalability.R, ", sc$date,
-    ", machine ", sc$machine, ", load 10-30 on 2 cores; yahoo_", r$data[1], " with the papers' ",
+    ", machine ", sc$machine, ", 2 cores shared, load average ", ld[1], "-", ld[2],
+    " at the timings; yahoo_", r$data[1], " with the papers' ",
     "protocol, ", sc$words, " words, ", sc$labels, " labels, r = ", sc$r,
     "; pages set.seed(2010 + n), folds set.seed(100 + n)); ours: CPU seconds of the R process"))
 } else cat(sc_file, "not found: run bench/mlls_scalability.R\n")
