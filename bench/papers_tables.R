@@ -7,8 +7,10 @@
 #   inst/papers/mlls_yahoo.csv          bench/mlls_yahoo.R's .rds files
 #   inst/papers/mlls_yahoo_surface.csv  its cross-validation surfaces
 #   inst/papers/mddm.csv                bench/mddm.R (part 2) -> bench/mddm_results.rds
-#   inst/papers/lewl_recovery.csv       bench/missing_labels_results.md (the
-#   inst/papers/lewl_prediction.csv       section "With LEWL, after the merges")
+#   inst/papers/lewl_recovery.csv       bench/lewl_tables.R -> bench/lewl_tables_runs/*.rds,
+#   inst/papers/lewl_prediction.csv       the cells it has not run from
+#                                         bench/missing_labels_results.md (the
+#                                         section "With LEWL, after the merges")
 #   inst/papers/lewl_measures.csv       bench/lewl_measures.R -> bench/lewl_measures_results.rds
 # (inst/papers/mlcrf_tables.csv and mlcrf_structure.csv are written by
 # bench/mlcrf.R and bench/mlcrf_structure.R themselves.)
@@ -316,6 +318,34 @@ long_paper <- do.call(rbind, lapply(c("LEWL", "MLML", "LRML", "CPLST", "BR"), fu
   data.frame(lewl_paper[, c("table", "measure", "data", "rate")], method = meth,
              paper = lewl_paper[[meth]])))
 
+# Today's figures: bench/lewl_tables.R's per-fold results, one file per (set,
+# rate) in bench/lewl_tables_runs (current defaults: LEWL's k = m, MLML's
+# gamma = 0.01; recovered entries also cut by the prevalence rule,
+# macro_f1_prev).  A (set, rate, method) cell it has not run keeps the old
+# figure of bench/missing_labels_results.md, said so in its note.
+run_files <- list.files(file.path("bench", "lewl_tables_runs"), "\\.rds$", full.names = TRUE)
+runs <- do.call(rbind, lapply(run_files, function(f) readRDS(f)$rows))
+run_dates <- vapply(run_files, function(f) readRDS(f)$date, "")
+new_ours <- NULL
+if (!is.null(runs)) {
+  runs$method <- toupper(runs$method)
+  a <- aggregate(value ~ data + rate + method + what + measure, runs,
+                 function(v) c(mean = mean(v), sd = if (length(v) > 1) stats::sd(v) else NA,
+                               folds = length(v)))
+  new_ours <- data.frame(section = a$what, data = a$data, rate = a$rate, measure = a$measure,
+                         method = a$method, ours = round(a$value[, "mean"], 4),
+                         sd = round(a$value[, "sd"], 4), folds = a$value[, "folds"])
+  # only cells with all 5 folds replace the old run's (a resumed run
+  # completes the others)
+  part <- new_ours[new_ours$folds < 5, ]
+  if (nrow(part)) cat("lewl_tables: left out (not all folds yet):",
+                      paste(unique(paste(part$data, part$rate, part$method, part$folds)),
+                            collapse = "; "), "\n")
+  new_ours <- new_ours[new_ours$folds == 5, ]
+}
+old_tag <- paste0("; old run (2026-11-24, bench/missing_labels.R: LEWL k = ceiling(m/2), ",
+                  "MLML gamma = 0.1)")
+
 lewl_table <- function(tab_name, sections) {
   p <- long_paper[long_paper$table == tab_name & long_paper$method != "LRML", ]
   res <- list()
@@ -324,14 +354,28 @@ lewl_table <- function(tab_name, sections) {
     m <- merge(p[, c("data", "rate", "measure", "method", "paper")],
                o[, c("data", "rate", "measure", "method", "ours", "sd")],
                by = c("data", "rate", "measure", "method"), all.x = TRUE)
+    m$run <- old_tag
+    if (!is.null(new_ours)) {
+      n <- new_ours[new_ours$section == sec, ]
+      cell <- paste(n$data, n$rate, n$method)
+      is_new <- paste(m$data, m$rate, m$method) %in% cell
+      # the cells of the new run replace the old ones, its extra measures join
+      m <- m[!is_new, ]
+      n <- merge(n, p[, c("data", "rate", "measure", "method", "paper")],
+                 by = c("data", "rate", "measure", "method"), all.x = TRUE)
+      n$run <- "; current defaults (bench/lewl_tables.R)"
+      m <- rbind(m, n[, names(m)])
+    }
     if (sec == "recovery_hidden") {
       m$measure <- paste0(m$measure, "_hidden")
       m$paper <- NA
     }
-    m$note <- switch(sec,
+    m$note <- paste0(switch(sec,
       recovery_whole = "the training folds' whole label matrix, observed entries kept as observed",
       recovery_hidden = "the hidden entries alone (no paper figure: the paper scores the whole matrix)",
-      prediction = "the held-out fold, all its labels")
+      prediction = "the held-out fold, all its labels"),
+      ifelse(grepl("^macro_f1_prev", m$measure),
+             ", hidden entries cut to their label's observed positive rate", ""), m$run)
     res[[sec]] <- m
   }
   res <- do.call(rbind, res)
@@ -340,14 +384,17 @@ lewl_table <- function(tab_name, sections) {
              ours = res$ours, sd = res$sd, paper = res$paper, note = res$note)
 }
 lewl_made <- paste0(
-  "made by bench/papers_tables.R from bench/missing_labels_results.md, section 'With LEWL, ",
-  "after the merges' (bench/missing_labels.R, run 2026-11-24 by the lead on main after the ",
-  "missing/mlbaselines/lewl merges, machine vm; 5 folds; lewl() at its defaults of that day, ",
-  "k = ceiling(m/2)); ours: mean over folds, sd over folds; paper: LEWL paper (2020) %s")
+  "made by bench/papers_tables.R from bench/lewl_tables_runs/*.rds (bench/lewl_tables.R, ",
+  "runs ending %s, machine vm; mask_labels(seed = 2020), 5 folds set.seed(2020); lewl() and ",
+  "mlml() at their current defaults) and, for the cells it did not run (see note), ",
+  "bench/missing_labels_results.md, section 'With LEWL, after the merges' (bench/missing_labels.R, ",
+  "2026-11-24, the same masks and folds, LEWL k = ceiling(m/2), MLML gamma = 0.1); ",
+  "ours: mean over folds, sd over folds; paper: LEWL paper (2020) %s")
+last_run <- if (length(run_dates)) max(run_dates) else "(none)"
 write_table(lewl_table("recovery", c("recovery_whole", "recovery_hidden")), "lewl_recovery.csv",
-            sprintf(lewl_made, "Tables 2-4"))
+            sprintf(lewl_made, last_run, "Tables 2-4"))
 write_table(lewl_table("prediction", "prediction"), "lewl_prediction.csv",
-            sprintf(lewl_made, "Tables 6-8"))
+            sprintf(lewl_made, last_run, "Tables 6-8"))
 
 # Measures and protocol (bench/lewl_measures.R)
 lm_file <- file.path("bench", "lewl_measures_results.rds")
@@ -384,3 +431,31 @@ if (file.exists(lm_file)) {
     lm_res$date, ", machine ", lm_res$machine, "; folds: set.seed(1), sample(rep(1:5)); ",
     "mask_labels(seed = fold)); ours: mean over the folds; paper: Tables 6-8 (BR, LEWL)"))
 } else cat(lm_file, "not found: run bench/lewl_measures.R\n")
+
+# ---- MLLS scalability (bench/mlls_scalability.R) --------------------------------
+# TKDD 2010 Figures 1-2: time against the number of training pages; the
+# paper's figures are plots (no numbers to transcribe), so `paper` is empty.
+# (the fixed fits and the tuning may have run in two processes, each with its
+# own file: bench/mlls_scalability_results*.rds)
+sc_files <- list.files("bench", "^mlls_scalability_results.*\\.rds$", full.names = TRUE)
+sc_file <- file.path("bench", "mlls_scalability_results*.rds")
+if (length(sc_files)) {
+  scs <- lapply(sc_files, readRDS)
+  sc <- scs[[1]]
+  sc$date <- max(vapply(scs, function(z) z$date, ""))
+  r <- do.call(rbind, lapply(scs, function(z) z$rows))
+  r <- r[order(r$kind, r$method, r$n_train), ]
+  ld <- round(range(as.numeric(sub(" .*", "", r$load))))
+  tab <- data.frame(data = r$data, method = r$method, n_train = r$n_train,
+                    measure = paste0("cpu_s_", r$kind), ours = r$cpu_s, elapsed_s = r$elapsed_s,
+                    paper = NA,
+                    note = ifelse(r$kind == "fixed",
+                                  "one fit at a fixed parameter setting",
+                                  "5-fold cross-validation over the grid, refit included"))
+  write_table(tab, "mlls_scalability.csv", paste0(
+    "made by bench/papers_tables.R from ", sc_file, " (bench/mlls_scalability.R, ", sc$date,
+    ", machine ", sc$machine, ", 2 cores shared, load average ", ld[1], "-", ld[2],
+    " at the timings; yahoo_", r$data[1], " with the papers' ",
+    "protocol, ", sc$words, " words, ", sc$labels, " labels, r = ", sc$r,
+    "; pages set.seed(2010 + n), folds set.seed(100 + n)); ours: CPU seconds of the R process"))
+} else cat(sc_file, "not found: run bench/mlls_scalability.R\n")

@@ -133,3 +133,23 @@ test_that("a huge value gives the fit of a large one, not NaN (issue 28)", {
   # all values huge: the graph depends on the distances' ratios only
   expect_equal(mlml(d$X * 1e200, d$y, knn = 4)$recovered, f0$recovered, tolerance = 1e-12)
 })
+
+test_that("the documented defaults: beta = 0.1, gamma = 0.01 (issue 28), knn = 10", {
+  # The fit at the defaults solves the QP with those weights: its KKT
+  # conditions, in the plain-R gradient, hold at beta = 0.1, gamma = 0.01 and
+  # 10 neighbours (and fail at the old gamma = 0.1).
+  d <- mlml_case(seed = 8, n = 40)
+  fit <- mlml(d$X, d$y, tol = 1e-14, max_iter = 50000)
+  expect_true(fit$converged)
+  g <- ref_mlml_graphs(d$X, d$y, 10)
+  Ys <- ifelse(is.na(d$y), 0, ifelse(d$y, 1, -1))
+  Z <- unname(fit$recovered)
+  kkt <- function(gamma) {
+    G <- ref_mlml_gradient(Z, Ys, g, 0.1, gamma, "linear")
+    inner <- abs(Z) < 1 - 1e-6
+    max(abs(G[inner]), pmax(G[Z >= 1 - 1e-9], 0), pmax(-G[Z <= -1 + 1e-9], 0))
+  }
+  expect_true(any(abs(Z) < 1 - 1e-6))
+  expect_lt(kkt(0.01), 1e-4)
+  expect_gt(kkt(0.1), 1e-3)
+})

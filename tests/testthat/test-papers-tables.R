@@ -20,7 +20,9 @@ documented <- list(
   lewl_measures.csv = c("data", "method", "measure", "rate", "ours", "paper", "folds", "time_s",
                         "note"),
   mlcrf_tables.csv = c("data", "method", "measure", "ours", "paper", "folds", "note"),
-  mlcrf_structure.csv = c("design", "labels", "rule", "recovered", "seeds"))
+  mlcrf_structure.csv = c("design", "labels", "rule", "recovered", "seeds"),
+  mlls_scalability.csv = c("data", "method", "n_train", "measure", "ours", "elapsed_s", "paper",
+                           "note"))
 
 test_that("every stored table has its documented columns and a 'made by' first line", {
   dir <- papers_dir()
