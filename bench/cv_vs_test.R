@@ -34,7 +34,7 @@ methods <- list(
   cv_ssmddm = function(x, y) cv_ssmddm(x, y, k = 0.9, alpha = c(0, 0.1, 1), beta = 10^(-3:0)),
   cv_lewl = function(x, y) cv_lewl(x, y, lambda = c(0.1, 1), beta = c(0, 1), k = ncol(y),
                                    thresholds = "oof"),
-  cv_mlcrf = function(x, y) cv_mlcrf(x, y, eta = 1, nlambda = 3),
+  cv_mlcrf = function(x, y) cv_mlcrf(x, y, eta = 1, nlambda = 3, measure = "macro_f1"),
   # the toolbox's transformations and ensembles (logistic learner)
   cv_lp = function(x, y) cv_lp(x, y, cost = c(0.1, 1)),
   cv_rakel = function(x, y) cv_rakel(x, y, k = 3, cost = c(0.1, 1)),
