@@ -238,6 +238,7 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
                  scored_by = if (decode) "decoder" else if (opt$kind == "prob")
                    "probabilities" else if (opt$kind == "score") "scores" else "thresholds",
                  order_rule = method$order_rule %||% "as the method orders its grid",
+                 order = order,
                  oof_thresholds = if (oof_thr) final_thr,
                  oof_f1 = if (oof_thr) final_f1,
                  fit = fit, refit = method$refit, call = call), values),
@@ -533,6 +534,7 @@ cv_engine_rules <- function(method, y, foldid, opt, call, rules, cvfold, final_t
                    scored_by = "rules", rules = rules$label,
                    order_rule = paste0(method$order_rule %||% "as the method orders its grid",
                                        "; then the rules in the order given"),
+                   order = order,
                    oof_thresholds = if (oof_thr) final_thr[, cols, drop = FALSE],
                    oof_f1 = if (oof_thr) final_f1[, cols, drop = FALSE],
                    fit = fit, refit = refit_at, call = call), values),

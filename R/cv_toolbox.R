@@ -103,12 +103,13 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
 #' starting from its fit at the previous cost ([eps()]'s `init`; not for
 #' the ridge learner, which is in closed form): the costs are compared on
 #' the same samples, and the solvers converge in fewer iterations.
-#' `cv_homer()` draws HOMER's label tree once, on all the rows (the draw of
-#' a [homer()] fit on them), and every fold and the refit use it
-#' ([homer()]'s `hierarchy`), as `cv_rakel()` does with its label subsets:
-#' the folds measure the tree `predict(cv)` uses (on scene, Mulan's split,
-#' the test macro F1 of one refit ranged from 0.614 to 0.663 over the trees
-#' of six seeds).
+#' `cv_homer()` clusters HOMER's label tree on each fit's own training rows
+#' (a fold's on its training part, never on its validation rows; the
+#' refit's on all rows), every tree from one seed drawn from R's generator
+#' at the start ([homer()]'s `hierarchy`): the grid's costs are compared on
+#' the same trees, and the refit's tree is drawn as the folds' were (drawn
+#' per fit from the generator instead, the test macro F1 of one refit on
+#' scene ranged from 0.614 to 0.663 over the trees of six seeds).
 #'
 #' @section Decision rules:
 #' `rule` (here, in [cv_lp()], [cv_rakel()], [ml_cv()], and in [cv_br()],
@@ -203,12 +204,13 @@ cv_homer <- function(x, y, cost = 10^(-2:2), k = 3, learner = c("logistic", "rid
   check_no_dots(...)
   learner <- match.arg(learner)
   xy <- ml_xy(x, if (!missing(y)) y)
-  # the label tree, drawn once on all the rows (a homer() fit's own draw, its
-  # clustering of labels only): every fold and the refit use the tree that
-  # predict(cv) will use, as cv_rakel() does with its label subsets
-  tree <- homer_hierarchy(as_labels(xy$y, NROW(xy$y), fun = "cv_homer"), k, 10)
+  # the label tree of each fit clustered on that fit's own training rows (a
+  # fold's on the fold's training part, never on its validation rows; the
+  # refit's on all rows), every draw from one seed drawn here: the same rows
+  # get the same tree at every cost and in any worker
+  seed <- sample.int(.Machine$integer.max, 1L)
   fit <- function(x, y, cost) homer(x, y, k = k, learner = learner, cost = cost,
-                                    hierarchy = tree)
+                                    hierarchy = homer_seeded_tree(y, k, seed))
   cv_cost_run(xy$x, xy$y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
               match.arg(select), keep, parallel, progress, rule, call, "cv_homer")
 }

@@ -52,8 +52,9 @@
 #' @param hierarchy `NULL` (the default: balanced k-means at every node), or
 #'   the label tree of an earlier fit, `fit$hierarchy` (a list, named by the
 #'   labels of each inner node, of its children), taken instead of clustering
-#'   at every node it names.  [cv_homer()] draws the tree once on all its
-#'   rows and gives it to every fold and to the refit.
+#'   at every node it names.  [cv_homer()] gives each fold the tree
+#'   clustered on the fold's training rows, and the refit the one on all
+#'   rows, all from one seed.
 #' @param ... Passed to [br()] (`tol`, `max_iter`, `loss`, `intercept`); for
 #'   the formula method, the arguments of the default method.
 #' @return An object of class `c("homer", "ml_fit")`, predicted by
@@ -153,6 +154,15 @@ homer_hierarchy <- function(y, k, iterations) {
   }
   grow(seq_len(ncol(y)), seq_len(nrow(y)))
   tree
+}
+
+# The tree of homer_hierarchy() on labels y drawn from `seed` (R's generator
+# left as it was): the same rows give the same tree at every call, whatever
+# the state of the generator or the worker (cv_homer()).
+homer_seeded_tree <- function(y, k, seed) {
+  restore_rng_on_exit()
+  set.seed(seed)
+  homer_hierarchy(as_labels(y, NROW(y), fun = "cv_homer"), k, 10)
 }
 
 # Balanced k-means of the columns of Y (n x L, 0/1), L > k: a list of at

@@ -100,7 +100,8 @@
 #'   the fitted model, or "model"), with the components described in
 #'   [cv_mlls()]: `grid`, `cvm`, `cvsd`, `cvfold`, `best`, `best_1se`, `fit`,
 #'   `foldid`, and `<hyperparameter>_best`, `<hyperparameter>_1se`,
-#'   `order_rule` (the regularisation order, in words) and `scored_by`.  The
+#'   `order_rule` (the regularisation order, in words), `order` (the grid
+#'   rows from the most to the least regularised) and `scored_by`.  The
 #'   final model's `thresholds` component is set to the out-of-fold
 #'   thresholds (`thresholds = "oof"`).
 #' @examples

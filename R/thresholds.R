@@ -31,7 +31,10 @@
 #'   of the entries, else always (`-Inf`).  Every threshold the package
 #'   chooses (training and out-of-fold, in every method's cross-validation)
 #'   follows this rule at one level, the option `mlss.chance_level` (see
-#'   below); on medical it stops 20 labels with one or two training positives
+#'   below).  Out-of-fold cuts decide it once per label, on all rows: a label
+#'   the rule sends to the majority rule there gets that fallback in every
+#'   fold, else each fold takes its plain F1 maximum, so that the folds score
+#'   the decision the refit predicts by; on medical it stops 20 labels with one or two training positives
 #'   from being predicted for hundreds of documents (see
 #'   `bench/rare_labels.md`).
 #'

@@ -564,12 +564,37 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
         int *ix = idx + per * 2 * me;
         uint64_t *k1 = keys + per * 2 * me;
         if (sorted) radix_sort_decreasing(n, sl, b, ix, k1, k1 + per, ix + per);
-        for (int k = 0; k <= nfolds; k++) {
-            double f1;
-            thresholds[IDX(l, k, m)] =
-                sorted ? f1_cut_sorted(n, b, ix, yl, foldid, k + 1, level, &f1)
-                       : f1_cut_positives(&w, k + 1, level, &f1);
-            if (k == nfolds) f1_all[l] = f1;
+        /* The chance rule decides once, on all rows (the last column, the
+         * refit's cut): where it rejects the plain F1 maximum of all rows,
+         * every fold takes the same fallback (the majority rule of all rows);
+         * where it keeps it, every fold takes its own plain maximum (level 1).
+         * Decided per fold instead, a label near the rule's boundary could be
+         * "never predicted" in the folds (which the cross-validated measure
+         * counts) and predicted by the refit, or the reverse (issue 22). */
+        double f1, plain_f1;
+        double cut = sorted ? f1_cut_sorted(n, b, ix, yl, foldid, nfolds + 1, level, &f1)
+                            : f1_cut_positives(&w, nfolds + 1, level, &f1);
+        int fallback = 0;
+        if (level < 1.0) {
+            int npos = 0, ntot = 0;
+            for (int i = 0; i < n; i++) {
+                if (yl[i] == LABEL_NA) continue;
+                ntot++;
+                npos += (yl[i] != 0);
+            }
+            if (npos > 0 && npos < ntot) {  /* else no rule: the scan's own answer */
+                if (sorted) f1_cut_sorted(n, b, ix, yl, foldid, nfolds + 1, 1.0, &plain_f1);
+                else f1_cut_positives(&w, nfolds + 1, 1.0, &plain_f1);
+                fallback = !beats_chance(ntot, npos, plain_f1, level);
+            }
+        }
+        thresholds[IDX(l, nfolds, m)] = cut;
+        f1_all[l] = f1;
+        for (int k = 0; k < nfolds; k++) {
+            double fk;
+            thresholds[IDX(l, k, m)] = fallback ? cut
+                : sorted ? f1_cut_sorted(n, b, ix, yl, foldid, k + 1, 1.0, &fk)
+                         : f1_cut_positives(&w, k + 1, 1.0, &fk);
         }
     }
 }
@@ -578,7 +603,9 @@ static void point_thresholds(int n, int m, int nfolds, const double *score, cons
  * thresholds (m x (nfolds + 1)): column k < nfolds the F1-maximising
  * threshold of each label on the scores of the folds other than k + 1, the
  * last column the one on all of them (for the final model), whose F1 goes to
- * f1_all (m).  Each label is prepared (or sorted) once; labels run in
+ * f1_all (m).  The chance rule is applied once per label, on all rows: a
+ * label it sends to the majority rule gets that fallback in every column,
+ * else every fold column is the plain maximum on its rows.  Each label is prepared (or sorted) once; labels run in
  * parallel on nthreads threads. */
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
                          const int *foldid, double *thresholds, double *f1_all,

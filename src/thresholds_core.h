@@ -19,7 +19,8 @@ double f1_cut_sorted(int n, const double *s_sorted, const int *order, const int 
 void sort_decreasing(int n, const double *score, double *buf, int *idx);
 double f1_threshold(int n, const double *score, const int *y, double *buf, int *idx,
                     double level, double *best_f1);
-/* The out-of-fold thresholds of one grid point, every method's CV shares. */
+/* The out-of-fold thresholds of one grid point, every method's CV shares; the
+ * chance rule decides once per label, on all rows, for every fold (see .c). */
 void cv_point_thresholds(int n, int m, int nfolds, const double *score, const int *y,
                          const int *foldid, double *thresholds, double *f1_all,
                          int nthreads, double level);

@@ -49,7 +49,7 @@ test_that("macro_f1_pr and ranking_loss_01 are measures of every cv_*()", {
       ref <- vapply(1:3, function(k) {
         tr <- foldid != k
         va <- foldid == k
-        thr <- f1_thresholds(S[tr, ], pr$y[tr, ])$threshold
+        thr <- oof_f1_cuts(S, pr$y, tr)  # the chance rule decided on all rows
         refs[[measure]](pr$y[va, ], S[va, ] > rep(thr, each = sum(va)))
       }, 0)
       expect_equal(unname(cv$cvfold[g, ]), ref, tolerance = 1e-12,

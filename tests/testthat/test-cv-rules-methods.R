@@ -28,7 +28,7 @@ rule_decide <- function(r, S, y, tr, va) {
   card <- sum(colMeans(ytr))
   P <- matrix(FALSE, n, m)
   if (base == "f1") {
-    P <- Sv > rep(f1_thresholds(S[tr, , drop = FALSE], ytr)$threshold, each = n)
+    P <- Sv > rep(oof_f1_cuts(S, y, tr), each = n)
   } else if (base == "fixed") {
     P <- Sv > 0.5
   } else if (base == "rcut") {

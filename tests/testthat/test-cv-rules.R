@@ -11,8 +11,7 @@ rule_reference <- function(r, S, y, tr, va) {
   one <- grepl("\\+1$", r)
   base <- sub("\\+1$", "", r)
   P <- switch(base,
-    f1 = S[va, , drop = FALSE] > rep(f1_thresholds(S[tr, ], y[tr, ])$threshold,
-                                     each = sum(va)),
+    f1 = S[va, , drop = FALSE] > rep(oof_f1_cuts(S, y, tr), each = sum(va)),
     fixed = S[va, , drop = FALSE] > 0.5,
     scut = ml_decide(S[va, , drop = FALSE], "scut", y = y[tr, ], train_score = S[tr, ],
                      measure = "hamming"),

@@ -82,7 +82,7 @@ test_that("per-point thresholds are those of f1_thresholds() on the other folds,
               keep = TRUE, progress = FALSE)
   for (g in 1:2) for (k in 1:3) {
     va <- foldid == k
-    thr <- f1_thresholds(cv$oof[!va, , g], p$Y[!va, ])$threshold
+    thr <- oof_f1_cuts(cv$oof[, , g], p$Y, !va)  # the chance rule decided on all rows
     pr <- cv$oof[va, , g] > rep(thr, each = sum(va))
     expect_equal(cv$cvfold[g, k], ml_metrics(p$Y[va, ], pred = pr)$macro_f1)
   }

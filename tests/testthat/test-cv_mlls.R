@@ -65,7 +65,7 @@ test_that("the measures per fold use the documented thresholds", {
       for (k in 1:4) {
         va <- foldid == k
         thr <- if (thresholds == "train") ref$thr[, k] else
-          f1_thresholds(ref$oof[!va, ], p$Y[!va, ])$threshold
+          oof_f1_cuts(ref$oof, p$Y, !va)  # the chance rule decided on all rows
         pred <- ref$oof[va, ] > rep(thr, each = sum(va))
         expect_equal(cv$cvfold[g, k], ml_metrics(p$Y[va, ], pred = pred)$macro_f1)
       }

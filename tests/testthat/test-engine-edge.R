@@ -113,7 +113,7 @@ test_that("infinite scores (a label never or always predicted) are cut and score
     for (g in 1:2) for (k in 1:4) {
       tr <- foldid != k
       s <- pred(list(w = c(1, -1)[g]), x)
-      thr <- f1_thresholds(s[tr, ], y[tr, ])$threshold
+      thr <- if (th == "oof") oof_f1_cuts(s, y, tr) else f1_thresholds(s[tr, ], y[tr, ])$threshold
       p <- sweep(s[!tr, ], 2, thr, ">")
       expect_equal(cv$cvfold[g, k], ml_metrics(y[!tr, ], pred = p)$macro_f1)
     }

@@ -39,6 +39,25 @@ bkm_reference <- function(Y, k, iterations) {
   g[lengths(g) > 0]
 }
 
+# The paper's label tree from bkm_reference(): the children of every inner
+# node (more than k labels) on the rows where some of its labels are
+# relevant, depth first, named by the node's labels as homer()'s hierarchy.
+ref_tree <- function(y, k, iterations) {
+  tree <- list()
+  node <- function(labels, rows) {
+    if (length(labels) <= k) return(NULL)
+    ch <- lapply(bkm_reference(y[rows, labels, drop = FALSE], k, iterations),
+                 function(g) labels[g])
+    tree[[paste(labels, collapse = ",")]] <<- ch
+    for (c in ch) {
+      rel <- rows[rowSums(y[rows, c, drop = FALSE]) > 0]
+      if (length(c) > 1 && length(rel)) node(c, rel)
+    }
+  }
+  node(seq_len(ncol(y)), seq_len(nrow(y)))
+  tree
+}
+
 homer_problem <- function(seed, n = 80, m = 7) {
   set.seed(seed)
   x <- matrix(rnorm(n * 4), n, 4, dimnames = list(NULL, paste0("f", 1:4)))
@@ -141,20 +160,39 @@ test_that("homer(hierarchy = ) takes a tree instead of clustering", {
   expect_error(homer(pr$x, pr$y, k = 2, hierarchy = "a"), "'hierarchy'")
 })
 
-test_that("cv_homer gives every fold and the refit the tree drawn once on all rows", {
+test_that("cv_homer clusters each fold's tree on its training rows, the refit's on all", {
   pr <- homer_problem(6, n = 90, m = 7)
   foldid <- rep_len(1:3, 90)
+  # the reference: every tree from the one seed cv_homer() draws first, on
+  # the rows of that fit; balanced k-means written out below (plain R)
+  tree_on <- function(rows, seed) {
+    set.seed(seed)
+    ref_tree(pr$y[rows, , drop = FALSE], 2, 10)
+  }
   set.seed(2)
-  h <- mlss:::homer_hierarchy(pr$y, 2, 10)
+  seed <- sample.int(.Machine$integer.max, 1L)
+  h_all <- tree_on(seq_len(90), seed)
+  h_fold <- lapply(1:3, function(k) tree_on(which(foldid != k), seed))
+  # the case must tell the two apart: some fold's tree differs from all rows'
+  expect_false(all(vapply(h_fold, identical, logical(1), h_all)))
   set.seed(2)
   cv <- suppressMessages(cv_homer(pr$x, pr$y, cost = c(0.1, 1), k = 2, foldid = foldid,
                                   keep = TRUE))
-  expect_identical(cv$fit$hierarchy[names(h)], h)
-  # each fold's scores: a homer() fit on its training rows with that tree
+  expect_identical(cv$fit$hierarchy[names(h_all)], h_all)
+  inner <- names(cv$fit$hierarchy)[lengths(strsplit(names(cv$fit$hierarchy), ",")) > 2]
+  expect_setequal(inner, names(h_all))
+  # each fold's scores: a homer() fit on its training rows with its own tree
   for (g in 1:2) for (k in 1:3) {
     tr <- foldid != k
-    f <- homer(pr$x[tr, ], pr$y[tr, ], k = 2, cost = cv$grid$cost[g], hierarchy = h)
+    f <- homer(pr$x[tr, ], pr$y[tr, ], k = 2, cost = cv$grid$cost[g], hierarchy = h_fold[[k]])
     expect_equal(cv$oof[!tr, , g], unname(predict(f, pr$x[!tr, ], type = "score")),
                  tolerance = 1e-10, ignore_attr = TRUE)
   }
+  # the session's generator moved by the one draw only
+  set.seed(2)
+  invisible(sample.int(.Machine$integer.max, 1L))
+  after <- runif(1)
+  set.seed(2)
+  cv2 <- suppressMessages(cv_homer(pr$x, pr$y, cost = 0.1, k = 2, foldid = foldid))
+  expect_identical(runif(1), after)
 })

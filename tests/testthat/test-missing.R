@@ -97,7 +97,7 @@ test_that("ml_cv() passes NA to fit only when asked, and scores observed entries
     s <- pred(list(w = c(1, -1)[g]), x)
     for (k in 1:3) {
       tr <- foldid != k
-      thr <- f1_thresholds(s[tr, ], d$Y[tr, ])$threshold
+      thr <- oof_f1_cuts(s, d$Y, tr)  # the chance rule decided on all rows
       p <- sweep(s[!tr, ], 2, thr, ">")
       expect_equal(cv$cvfold[g, k], ml_metrics(d$Y[!tr, ], pred = p)$macro_f1)
     }

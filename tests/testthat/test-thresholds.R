@@ -123,9 +123,40 @@ chance_pvalue <- function(ntot, npos, best) {
   reached
 }
 
-f1_rule_matrix <- function(s, y) {
-  res <- vapply(seq_len(ncol(s)), function(l) f1_rule(s[, l], y[, l]), c(threshold = 0, f1 = 0))
+f1_rule_matrix <- function(s, y, level = 0.05) {
+  res <- vapply(seq_len(ncol(s)), function(l) f1_rule(s[, l], y[, l], level),
+                c(threshold = 0, f1 = 0))
   list(threshold = unname(res["threshold", ]), f1 = unname(res["f1", ]))
+}
+
+# Does the chance rule send the label (one column) to the majority rule on
+# these rows?  Its plain F1 maximum against chance_pvalue(), as in f1_rule().
+chance_rejects <- function(s, y, level = 0.05) {
+  keep <- !is.na(y)
+  s <- s[keep]
+  y <- y[keep]
+  npos <- sum(y)
+  ntot <- length(y)
+  if (level >= 1 || npos == 0 || npos == ntot) return(FALSE)
+  best <- f1_rule(s, y, level = 1)[["f1"]]
+  !(best > 2 * npos / (ntot + npos) &&
+      (ntot * npos > 1e8 || chance_pvalue(ntot, npos, best) <= level))
+}
+
+# The out-of-fold thresholds as the engine must choose them (issue 22): the
+# chance rule decides once per label, on all rows; a label it rejects there
+# gets the all-rows fallback in every fold column, any other label each
+# fold's plain F1 maximum (level 1) on the rows of the other folds; then
+# the all-rows cut and its F1.
+cv_rule_matrix <- function(s, y, foldid, nfolds, level = 0.05) {
+  all <- f1_rule_matrix(s, y, level)
+  rejected <- vapply(seq_len(ncol(s)), function(l) chance_rejects(s[, l], y[, l], level), NA)
+  folds <- lapply(seq_len(nfolds), function(k) {
+    keep <- foldid != k
+    plain <- f1_rule_matrix(s[keep, , drop = FALSE], y[keep, , drop = FALSE], level = 1)
+    ifelse(rejected, all$threshold, plain$threshold)
+  })
+  do.call(cbind, c(folds, list(all$threshold, all$f1)))
 }
 
 # A random problem of n rows and m labels: a share `rate` of positives, scores
@@ -164,18 +195,21 @@ test_that("the thresholds equal a plain-R transcription of the rule on random pr
                      label = label)
     # cross-validation: column k chosen on the rows of the other folds, then
     # on all rows, with its F1; by one thread or two, and by the sorted route
+    # (the chance rule decided once, on all rows: cv_rule_matrix())
     cv <- .Call(mlss:::C_cv_point_thresholds_call, cs$s, cs$y, cs$foldid, cs$nfolds, 1L, 0.05)
-    others <- lapply(seq_len(cs$nfolds), function(k) {
+    expect_identical(cv, cv_rule_matrix(cs$s, cs$y, cs$foldid, cs$nfolds), label = label)
+    # a label the rule keeps on all rows: each fold's plain maximum, as
+    # f1_thresholds(level = 1) gives it; the last columns as f1_thresholds()
+    all <- f1_thresholds(cs$s, cs$y)
+    expect_identical(cv[, cs$nfolds + 1:2, drop = FALSE],
+                     cbind(unname(all$threshold), unname(all$f1)), label = label)
+    kept <- is.finite(all$threshold)
+    for (k in seq_len(cs$nfolds)[any(kept)]) {
       keep <- cs$foldid != k
-      list(s = cs$s[keep, , drop = FALSE], y = cs$y[keep, , drop = FALSE])
-    })
-    all <- f1_rule_matrix(cs$s, cs$y)
-    rule <- do.call(cbind, c(lapply(others, function(o) f1_rule_matrix(o$s, o$y)$threshold),
-                             list(all$threshold, all$f1)))
-    expect_identical(cv, rule, label = label)
-    expect_identical(do.call(cbind, lapply(others, function(o)
-                       unname(f1_thresholds(o$s, o$y)$threshold))),
-                     cv[, seq_len(cs$nfolds), drop = FALSE], label = label)
+      expect_identical(cv[kept, k], unname(f1_thresholds(cs$s[keep, kept, drop = FALSE],
+                                                          cs$y[keep, kept, drop = FALSE],
+                                                          level = 1)$threshold), label = label)
+    }
     expect_identical(.Call(mlss:::C_cv_point_thresholds_sorted_call, cs$s, cs$y, cs$foldid,
                            cs$nfolds, 1L, 0.05), cv, label = label)
     if (i %% 4 == 0)  # (a parallel region can cost a time slice on a busy machine)
@@ -201,10 +235,7 @@ test_that("the out-of-fold thresholds handle the corner cases of the fast route"
   s[c(2, 10, 30, 11, 31, 12), 4] <- 0.5  # three positives and three negatives at 0.5
   s[c(5, 12, 25, 6, 13, 26), 5] <- rep(c(1, -1), each = 3)
   cv <- .Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 3L, 1L, 0.05)
-  for (k in 1:3) {
-    keep <- foldid != k
-    expect_identical(cv[, k], f1_rule_matrix(s[keep, ], y[keep, ])$threshold)
-  }
+  expect_identical(cv, cv_rule_matrix(s, y, foldid, 3L))
   expect_identical(cv[, 4], f1_rule_matrix(s, y)$threshold)
   expect_identical(cv[, 5], f1_rule_matrix(s, y)$f1)
   expect_identical(cv[1, 1], Inf)   # fold 1 left out: no positive
@@ -224,9 +255,8 @@ test_that("realistic out-of-fold thresholds equal those of the sorted route", {
   for (threads in 1:2)
     expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, threads, 0.05),
                      .Call(mlss:::C_cv_point_thresholds_sorted_call, s, y, foldid, 5L, 1L, 0.05))
-  keep <- foldid != 2
-  expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, 1L, 0.05)[1:3, 2],
-                   f1_rule_matrix(s[keep, 1:3], y[keep, 1:3])$threshold)
+  expect_identical(.Call(mlss:::C_cv_point_thresholds_call, s, y, foldid, 5L, 1L, 0.05)[1:3, ],
+                   cv_rule_matrix(s[, 1:3], y[, 1:3], foldid, 5L))
 })
 
 test_that("the chance rule keeps a cut only when random ranks rarely reach its F1", {
@@ -272,6 +302,41 @@ test_that("the chance rule is exact beyond 100 positives, on a fold as on all ro
   # an informative label of as many positives keeps its cut
   s2 <- s + 0.6 * y
   expect_true(is.finite(f1_thresholds(s2, y)$threshold))
+})
+
+test_that("the chance rule decides once, on all rows, for every fold's cut", {
+  # labels whose decision on the rows of some fold's complement differs
+  # from the one on all rows, in both directions: the fold follows all rows
+  set.seed(61)
+  found <- c(fold_keeps = 0, fold_rejects = 0)
+  for (i in 1:300) {
+    n <- 60
+    npos <- sample(3:12, 1)
+    y <- seq_len(n) %in% sample.int(n, npos)
+    s <- round(rnorm(n) + runif(1, 0, 1.2) * y, 2)
+    foldid <- sample(rep_len(1:3, n))
+    all_rejects <- chance_rejects(s, y)
+    fold_rejects <- vapply(1:3, function(k) chance_rejects(s[foldid != k], y[foldid != k]), NA)
+    # (a fold whose complement holds no positive has no rule to decide)
+    some <- vapply(1:3, function(k) any(y[foldid != k]), NA)
+    differ <- which(fold_rejects != all_rejects & some)
+    if (!length(differ)) next
+    cv <- .Call(mlss:::C_cv_point_thresholds_call, matrix(s), matrix(y), foldid, 3L, 1L, 0.05)
+    for (k in differ) {
+      keep <- foldid != k
+      plain <- unname(f1_thresholds(s[keep], y[keep], level = 1)$threshold)
+      if (all_rejects) {  # the fold's own rule would keep its cut: it falls back too
+        found["fold_keeps"] <- found["fold_keeps"] + 1
+        expect_identical(cv[1, k], unname(f1_thresholds(s, y)$threshold))
+        expect_false(identical(cv[1, k], plain))
+      } else {            # the fold's own rule would fall back: it keeps its cut
+        found["fold_rejects"] <- found["fold_rejects"] + 1
+        expect_identical(cv[1, k], plain)
+        expect_false(identical(cv[1, k], unname(f1_thresholds(s[keep], y[keep])$threshold)))
+      }
+    }
+  }
+  expect_true(all(found >= 3))
 })
 
 test_that("the chance rule's probability equals a brute-force enumeration of the ranks", {
