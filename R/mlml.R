@@ -281,7 +281,8 @@ heat_weights <- function(x, nb) {
   d <- nb$distance
   bad <- !is.finite(d)
   if (any(bad)) {
-    s <- 2^ceiling(log2(max(abs(x))))
+    # at most 2^1023: 2^1024 is Inf, and x / Inf would make every distance 0
+    s <- 2^min(1023, ceiling(log2(max(abs(x)))))
     d <- d / s
     i <- row(d)[bad]
     j <- nb$index[bad]

@@ -130,6 +130,17 @@ test_that("a huge value gives the fit of a large one, not NaN (issue 28)", {
   p1 <- predict(f0, new1, type = "score")
   expect_true(all(is.finite(p1)))
   expect_equal(p1, predict(f0, new2, type = "score"), tolerance = 1e-12)
+  # distances beyond the largest double (row 2 at 1e308, the others at
+  # -1e308) are recomputed by heat_weights() on x / 2^1023: the same fit as
+  # at +-1e150, where nothing overflows (x / 2^1024 = x / Inf made every
+  # distance 0, and every weight 1)
+  X5 <- X6 <- d$X
+  X5[, 1] <- -1e308
+  X5[2, 1] <- 1e308
+  X6[, 1] <- -1e150
+  X6[2, 1] <- 1e150
+  expect_equal(mlml(X5, d$y, knn = 4)$recovered, mlml(X6, d$y, knn = 4)$recovered,
+               tolerance = 1e-12)
   # all values huge: the graph depends on the distances' ratios only
   expect_equal(mlml(d$X * 1e200, d$y, knn = 4)$recovered, f0$recovered, tolerance = 1e-12)
 })
