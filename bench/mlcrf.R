@@ -307,6 +307,11 @@ if ("table" %in% parts) {
           data = name, method = method, measure = measure, ours = signif(mean(M[, measure]), 4),
           paper = if (length(pv) == 1) pv else NA, folds = nrow(M), note = note)
       }
+      if (nrow(M) > 1)  # how much one fold's loss varies
+        rows[[length(rows) + 1]] <- data.frame(
+          data = name, method = method, measure = "log_loss_sd",
+          ours = signif(sd(M[, "log_loss"]), 4), paper = NA, folds = nrow(M),
+          note = "standard deviation over the folds of the log-likelihood loss of a test fold")
     }
     # MLCRF against PCC on the same folds (the folds where both ran): the
     # mean of the per-fold differences and its standard error over the folds
