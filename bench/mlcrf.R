@@ -313,6 +313,21 @@ if ("table" %in% parts) {
           ours = signif(sd(M[, "log_loss"]), 4), paper = NA, folds = nrow(M),
           note = "standard deviation over the folds of the log-likelihood loss of a test fold")
     }
+    # the MLCRF fits chosen: edges, eta (cv_mlcrf()'s grid is eta = 0.5, 1)
+    # and the CPU seconds of cv_mlcrf() with its eBIC candidates, per fold
+    fits <- Filter(Negate(is.null), lapply(rs, function(r) r$info$MLCRF))
+    if (length(fits)) {
+      v <- sapply(fits, function(i) c(edges = i$edges, eta = i$eta, cv_cpu_s = i$cv_cpu))
+      rows[[length(rows) + 1]] <- data.frame(
+        data = name, method = "MLCRF", measure = c("edges", "eta", "eta_at_0.5", "cv_cpu_s"),
+        ours = signif(c(mean(v["edges", ]), mean(v["eta", ]), sum(v["eta", ] == 0.5),
+                        mean(v["cv_cpu_s", ])), 4),
+        paper = NA, folds = ncol(v),
+        note = c("mean over the folds of the edges of the chosen (pruned) graph",
+                 "mean over the folds of the chosen eta (cv_mlcrf()'s grid: 0.5, 1)",
+                 "folds where the chosen eta is 0.5, the grid's smallest (cv_mlcrf() warns: the best may lie beyond)",
+                 "mean over the folds of the CPU seconds of cv_mlcrf() and its eBIC candidates (one thread, loaded machine)"))
+    }
     # MLCRF against PCC on the same folds (the folds where both ran): the
     # mean of the per-fold differences and its standard error over the folds
     for (method in c("MLCRF", "MLCRF_cv")) {
