@@ -23,17 +23,22 @@
 #     predicts labels at p > 1/2 and p(y | x) as the product of its
 #     probabilities; CC by the greedy chain with PCC's p(y | x) (the same
 #     model); PCC exact MAP and p(y | x) by the chain rule.
-#   * ML-kNN, IBLR: k = 10, Euclidean distance on the standardised features
-#     (the paper's settings); IBLR's cost 1 (the package's default; not tuned);
-#     p(y | x) as the product of the per-label posteriors.
-#   Each (data set, fold) is saved to MLCRF_BENCH_OUT/<data>_fold<k>.rds as it
-#   ends; MLCRF_BENCH_PARTS = "table" collects what is there into
-#   inst/papers/mlcrf_tables.csv beside the paper's figures.
+#   * ML-kNN, IBLR: k = 10, Euclidean distance (the paper's settings) on the
+#     standardised features rescaled to [0, 1] by their training range (the
+#     package's default scale = TRUE, as Weka's distance in Mulan); IBLR's
+#     cost 1 (the package's default; not tuned); p(y | x) as the product of
+#     the per-label posteriors.
+#   Each (data set, fold, method group) is saved to
+#   MLCRF_BENCH_OUT/<data>_fold<k>_<group>.rds as it ends, and a rerun skips
+#   what is saved (see "Part 1 runs" below; several processes may share the
+#   work); MLCRF_BENCH_PARTS = "table" collects what is there into
+#   inst/papers/mlcrf_tables.csv beside the paper's figures, with MLCRF's
+#   paired differences from PCC on the folds where both ran.
 # Part 2: time per fit and per prediction, and how it grows with the number
 #   of labels m (exact vs approximate inference) and of instances n.
 #
 # Environment: MLCRF_BENCH_PARTS ("1,table,2"), MLCRF_BENCH_RUN_FOLDS (10),
-#   MLCRF_BENCH_DATA ("emotions,yeast,scene"), MLCRF_BENCH_METHODS
+#   MLCRF_BENCH_DATA ("emotions,scene,yeast"), MLCRF_BENCH_METHODS
 #   ("BR,CC,PCC,MLKNN,IBLR,MLCRF"), MLCRF_BENCH_OUT ("bench/mlcrf_folds"),
 #   MLCRF_BENCH_ETA (0.5, part 2 only).
 source(file.path("bench", "common.R"))
@@ -42,7 +47,7 @@ parts <- strsplit(Sys.getenv("MLCRF_BENCH_PARTS", "1,table,2"), ",")[[1]]
 nfolds <- 10
 run_folds <- as.integer(Sys.getenv("MLCRF_BENCH_RUN_FOLDS", "10"))
 eta <- as.numeric(Sys.getenv("MLCRF_BENCH_ETA", "0.5"))
-sets <- strsplit(Sys.getenv("MLCRF_BENCH_DATA", "emotions,yeast,scene"), ",")[[1]]
+sets <- strsplit(Sys.getenv("MLCRF_BENCH_DATA", "emotions,scene,yeast"), ",")[[1]]
 methods <- strsplit(Sys.getenv("MLCRF_BENCH_METHODS", "BR,CC,PCC,MLKNN,IBLR,MLCRF"), ",")[[1]]
 out_dir <- Sys.getenv("MLCRF_BENCH_OUT", file.path("bench", "mlcrf_folds"))
 cat("mlcrf benchmark;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
@@ -118,25 +123,24 @@ mlcrf_pick <- function(pl, edges, n, m, d) {
   max(which(crit == min(crit)))  # as cv_mlcrf(): the sparser on a tie
 }
 
-run_fold <- function(d, foldid, k) {
-  tr <- foldid != k
-  s <- standardise(d$x[tr, ], d$x[!tr, ])
-  ytr <- d$y[tr, ]; yte <- d$y[!tr, ]
+# One method group on one fold ("PCC" gives PCC and CC, "MLCRF" gives MLCRF
+# and MLCRF_cv): list(res = named measures, info = named details).
+run_method <- function(group, s, ytr, yte, k) {
   res <- list(); info <- list()
   timed <- function(expr) {
     t <- system.time(v <- expr)
     list(value = v, elapsed = t[["elapsed"]], cpu = t[["user.self"]] + t[["sys.self"]])
   }
-  if ("BR" %in% methods) {
+  if (group == "BR") {
     t <- timed({
       cost <- link_costs(s$tr, ytr, chain = FALSE)
       f <- br(s$tr, ytr, learner = "logistic", cost = cost)
       p <- predict(f, s$te, type = "score")
     })
     res$BR <- fold_measures(yte, p > 0.5, joint_of_marginals(p, yte))
-    info$BR <- list(seconds = t$elapsed, cost = cost)
+    info$BR <- list(seconds = t$elapsed, cpu = t$cpu, cost = cost)
   }
-  if (any(c("CC", "PCC") %in% methods)) {
+  if (group == "PCC") {
     t <- timed({
       cost <- link_costs(s$tr, ytr, chain = TRUE)
       f <- pcc(s$tr, ytr, cost = cost)
@@ -148,25 +152,31 @@ run_fold <- function(d, foldid, k) {
     })
     res$PCC <- fold_measures(yte, map, prob)
     res$CC <- fold_measures(yte, greedy, prob)
-    info$PCC <- list(seconds = t$elapsed, cost = cost)
+    info$PCC <- list(seconds = t$elapsed, cpu = t$cpu, cost = cost)
   }
-  if ("MLKNN" %in% methods) {
+  if (group == "MLKNN") {
     f <- mlknn(s$tr, ytr, k = 10)
     p <- predict(f, s$te, type = "score")
     res$MLKNN <- fold_measures(yte, predict(f, s$te, type = "class"), joint_of_marginals(p, yte))
   }
-  if ("IBLR" %in% methods) {
+  if (group == "IBLR") {
     f <- iblr(s$tr, ytr, k = 10)
     p <- predict(f, s$te, type = "score")
     res$IBLR <- fold_measures(yte, predict(f, s$te, type = "class"), joint_of_marginals(p, yte))
   }
-  if ("MLCRF" %in% methods) {
+  if (group == "MLCRF") {
     set.seed(k)
     t <- timed(cv <- suppressWarnings(cv_mlcrf(s$tr, ytr, prune = "none", path = FALSE,
                                                progress = FALSE)))
+    # the eBIC candidates as cv_mlcrf(prune = "ebic") makes them: from the CV
+    # fit, the weakest edge dropped at a time, stopping where cv_mlcrf() stops
+    # (mlcrf_ebic_patience candidates past the least criterion)
+    K <- if (cv$fit$edge_type == "full") 3 else 1
+    crit <- function(pl, E) mlss:::mlcrf_ebic(pl, E, nrow(s$tr), ncol(ytr), ncol(s$tr), K,
+                                              eval(formals(cv_mlcrf)$gamma))
     cands <- NULL
-    t2 <- timed(cands <- suppressWarnings(mlss:::mlcrf_ebic_candidates(cv$fit, s$tr, ytr,
-                                                                        1e-6, 2000)))
+    t2 <- timed(cands <- suppressWarnings(mlss:::mlcrf_ebic_candidates(
+      cv$fit, s$tr, ytr, 1e-6, 2000, crit, mlss:::mlcrf_ebic_patience)))
     # every candidate's measures, so that the table applies the eBIC rule of
     # the package as installed when it is made (the pick needs only pl, edges)
     cm <- t(vapply(cands$fits, function(f)
@@ -175,38 +185,98 @@ run_fold <- function(d, foldid, k) {
     res$MLCRF_cv <- cm[1, ]
     res$MLCRF <- cm[mlcrf_pick(cands$pl, cands$edges, nrow(s$tr), ncol(ytr), ncol(s$tr)), ]
     info$MLCRF <- list(cv_seconds = t$elapsed + t2$elapsed, cv_cpu = t$cpu + t2$cpu,
+                       cv_only_cpu = t$cpu, prune_cpu = t2$cpu,
                        candidates = data.frame(lambda_w = cv$fit$lambda_w, eta = cv$fit$eta,
                                                edges = cands$edges, pl = cands$pl, cm),
                        n = nrow(s$tr), m = ncol(ytr), d = ncol(s$tr))
   }
-  list(res = res, info = info, n_test = sum(!tr), date = format(Sys.time(), tz = "UTC"))
+  list(res = res, info = info)
+}
+
+# Part 1 runs task by task, a task being (data set, fold, method group), each
+# saved to MLCRF_BENCH_OUT/<data>_fold<k>_<group>.rds as it ends; a rerun
+# skips the tasks whose file exists, so the run resumes where it stopped.
+# Several processes may run at once: each claims a task by creating
+# <file>.lock (a directory, created atomically, holding the claimant's pid; a
+# lock whose pid is gone is stale and taken over).  Order: every task of a
+# data set before the next set (MLCRF_BENCH_DATA's order); within a set, fold
+# by fold, PCC and MLCRF first (their paired comparison is the point), then
+# the other baselines of the fold.
+task_list <- function() {
+  groups <- intersect(c("PCC", "MLCRF", "BR", "MLKNN", "IBLR"),
+                      c(methods, if ("CC" %in% methods) "PCC"))
+  tl <- NULL
+  for (name in sets) {
+    g <- expand.grid(group = groups, fold = seq_len(run_folds), stringsAsFactors = FALSE)
+    tl <- rbind(tl, data.frame(data = name, fold = g$fold, group = g$group))
+  }
+  tl
+}
+task_file <- function(name, k, group) file.path(out_dir, sprintf("%s_fold%02d_%s.rds", name, k, group))
+claim <- function(file) {
+  lock <- paste0(file, ".lock")
+  if (!dir.create(lock, showWarnings = FALSE)) {
+    pid <- suppressWarnings(as.integer(readLines(file.path(lock, "pid"), warn = FALSE)))
+    if (length(pid) == 1 && !is.na(pid) && file.exists(file.path("/proc", pid))) return(FALSE)
+    unlink(lock, recursive = TRUE)  # stale
+    if (!dir.create(lock, showWarnings = FALSE)) return(FALSE)
+  }
+  writeLines(as.character(Sys.getpid()), file.path(lock, "pid"))
+  TRUE
 }
 
 if ("1" %in% parts) {
   dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
-  for (name in sets) {
-    d <- load_set(name)
-    set.seed(2014)
-    foldid <- ml_folds(d$y, nfolds)
-    for (k in seq_len(run_folds)) {
-      t0 <- proc.time()
-      r <- run_fold(d, foldid, k)
-      saveRDS(r, file.path(out_dir, sprintf("%s_fold%02d.rds", name, k)))
-      cat(sprintf("%s fold %d (%.0f s elapsed, %.0f s CPU):\n", name, k,
-                  (proc.time() - t0)[["elapsed"]], sum((proc.time() - t0)[c(1, 2)])))
-      print(round(do.call(rbind, r$res), 3))
+  tl <- task_list()
+  cache <- list()
+  for (i in seq_len(nrow(tl))) {
+    name <- tl$data[i]; k <- tl$fold[i]; group <- tl$group[i]
+    file <- task_file(name, k, group)
+    if (file.exists(file) || !claim(file)) next
+    if (file.exists(file)) {  # finished between the check and the claim
+      unlink(paste0(file, ".lock"), recursive = TRUE)
+      next
     }
+    if (is.null(cache[[name]])) {
+      d <- load_set(name)
+      set.seed(2014)
+      cache[[name]] <- list(d = d, foldid = ml_folds(d$y, nfolds))
+    }
+    d <- cache[[name]]$d; foldid <- cache[[name]]$foldid
+    tr <- foldid != k
+    s <- standardise(d$x[tr, ], d$x[!tr, ])
+    t0 <- proc.time()
+    r <- run_method(group, s, d$y[tr, ], d$y[!tr, ], k)
+    t1 <- proc.time() - t0
+    r$n_test <- sum(!tr); r$date <- format(Sys.time(), tz = "UTC")
+    r$elapsed <- t1[["elapsed"]]; r$cpu <- sum(t1[c(1, 2)])
+    r$load <- readLines("/proc/loadavg")
+    saveRDS(r, file)
+    unlink(paste0(file, ".lock"), recursive = TRUE)
+    cat(sprintf("[%s] %s fold %d %s: %.0f s elapsed, %.1f s CPU (load %s)\n",
+                format(Sys.time(), "%H:%M:%S", tz = "UTC"), name, k, group,
+                t1[["elapsed"]], r$cpu, sub(" .*", "", r$load)))
+    print(round(do.call(rbind, r$res), 3))
+    if (group == "MLCRF")
+      cat(sprintf("  cv_mlcrf(prune = \"none\") %.1f s CPU, eBIC candidates %.1f s CPU; edges %s\n",
+                  r$info$MLCRF$cv_only_cpu, r$info$MLCRF$prune_cpu,
+                  paste(r$info$MLCRF$candidates$edges, collapse = " ")))
+    flush.console()
   }
 }
 
 if ("table" %in% parts) {
-  files <- list.files(out_dir, pattern = "_fold[0-9]+[.]rds$", full.names = TRUE)
+  files <- list.files(out_dir, pattern = "_fold[0-9]+_[A-Z]+[.]rds$", full.names = TRUE)
   rows <- list()
   for (name in c("emotions", "yeast", "scene")) {
     fs <- grep(paste0("/", name, "_fold"), files, value = TRUE)
     if (!length(fs)) next
-    rs <- lapply(fs, function(f) {
-      r <- readRDS(f)
+    # one list(res, info) per fold, from the fold's method groups' files
+    fold_of <- sub(".*_fold([0-9]+)_.*", "\\1", fs)
+    rs <- lapply(split(fs, fold_of), function(ff) {
+      parts <- lapply(ff, readRDS)
+      r <- list(res = do.call(c, lapply(parts, `[[`, "res")),
+                info = do.call(c, lapply(parts, `[[`, "info")))
       i <- r$info$MLCRF
       if (!is.null(i)) {  # the pick of the defaults as installed now
         cm <- as.matrix(i$candidates[, names(r$res$MLCRF)])
@@ -236,6 +306,44 @@ if ("table" %in% parts) {
         rows[[length(rows) + 1]] <- data.frame(
           data = name, method = method, measure = measure, ours = signif(mean(M[, measure]), 4),
           paper = if (length(pv) == 1) pv else NA, folds = nrow(M), note = note)
+      }
+      if (nrow(M) > 1)  # how much one fold's loss varies
+        rows[[length(rows) + 1]] <- data.frame(
+          data = name, method = method, measure = "log_loss_sd",
+          ours = signif(sd(M[, "log_loss"]), 4), paper = NA, folds = nrow(M),
+          note = "standard deviation over the folds of the log-likelihood loss of a test fold")
+    }
+    # the MLCRF fits chosen: edges, eta (cv_mlcrf()'s grid is eta = 0.5, 1)
+    # and the CPU seconds of cv_mlcrf() with its eBIC candidates, per fold
+    fits <- Filter(Negate(is.null), lapply(rs, function(r) r$info$MLCRF))
+    if (length(fits)) {
+      v <- sapply(fits, function(i) c(edges = i$edges, eta = i$eta, cv_cpu_s = i$cv_cpu))
+      rows[[length(rows) + 1]] <- data.frame(
+        data = name, method = "MLCRF", measure = c("edges", "eta", "eta_at_0.5", "cv_cpu_s"),
+        ours = signif(c(mean(v["edges", ]), mean(v["eta", ]), sum(v["eta", ] == 0.5),
+                        mean(v["cv_cpu_s", ])), 4),
+        paper = NA, folds = ncol(v),
+        note = c("mean over the folds of the edges of the chosen (pruned) graph",
+                 "mean over the folds of the chosen eta (cv_mlcrf()'s grid: 0.5, 1)",
+                 "folds where the chosen eta is 0.5, the grid's smallest (cv_mlcrf() warns: the best may lie beyond)",
+                 "mean over the folds of the CPU seconds of cv_mlcrf() and its eBIC candidates (one thread, loaded machine)"))
+    }
+    # MLCRF against PCC on the same folds (the folds where both ran): the
+    # mean of the per-fold differences and its standard error over the folds
+    for (method in c("MLCRF", "MLCRF_cv")) {
+      both <- Filter(function(r) !is.null(r$res[[method]]) && !is.null(r$res$PCC), rs)
+      if (!length(both)) next
+      for (measure in c("log_loss", "exact_match")) {
+        dv <- vapply(both, function(r) r$res[[method]][[measure]] - r$res$PCC[[measure]], 0)
+        pv <- paper[paper$data == name & paper$method == "MLCRF", measure] -
+          paper[paper$data == name & paper$method == "PCC", measure]
+        what <- if (measure == "log_loss") "log-likelihood loss (sum over a test fold)" else "exact match"
+        rows[[length(rows) + 1]] <- data.frame(
+          data = name, method = method, measure = paste0(measure, c("_minus_PCC", "_minus_PCC_se")),
+          ours = signif(c(mean(dv), if (length(dv) > 1) sd(dv) / sqrt(length(dv)) else NA), 4),
+          paper = c(signif(pv, 4), NA), folds = length(dv),
+          note = paste0(c("mean over the folds where both ran of ", "standard error over the folds of "),
+                        method, "'s ", what, " minus PCC's on the same fold"))
       }
     }
   }
