@@ -58,3 +58,23 @@ trainable_labels <- function(d) {
   ytr <- d$y[d$train, , drop = FALSE]
   d$y[, colSums(ytr) > 0 & colSums(ytr) < nrow(ytr), drop = FALSE]
 }
+
+# The Mulan sets of the weak-label benches (LEWL paper), read from ../shared
+# with dense features standardised (constant columns to 0) and sparse ones as
+# they are: bench/missing_labels.R and bench/lewl_tables.R.
+weak_label_files <- list(emotions = c("emotions", "emotions.arff", "emotions.xml"),
+                         yeast = c("yeast", "yeast.arff", "yeast.xml"),
+                         medical = c("medical", "medical.arff", "medical.xml"),
+                         enron = c("enron", "enron.arff", "enron.xml"),
+                         corel5k = c("corel5k", "Corel5k-sparse.arff", "Corel5k.xml"),
+                         cal500 = c("cal500", "cal500.arff", "cal500.xml"))
+load_weak_label_set <- function(name) {
+  f <- weak_label_files[[name]]
+  d <- read_mulan(shared_data("mulan", f[1], f[2]), shared_data("mulan", f[1], f[3]))
+  x <- d$x
+  if (!inherits(x, "sparseMatrix")) {
+    x <- scale(x)
+    x[, !is.finite(colSums(x))] <- 0          # constant columns
+  }
+  list(x = x, y = d$y)
+}

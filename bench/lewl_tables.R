@@ -41,23 +41,8 @@ methods <- env_list("LEWL_T_METHODS", "br,cplst,mlml,lewl")
 out_dir <- Sys.getenv("LEWL_T_DIR", file.path("bench", "lewl_tables_runs"))
 dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
 nfolds <- 5L
-files <- list(emotions = c("emotions", "emotions.arff", "emotions.xml"),
-              yeast = c("yeast", "yeast.arff", "yeast.xml"),
-              medical = c("medical", "medical.arff", "medical.xml"),
-              enron = c("enron", "enron.arff", "enron.xml"),
-              cal500 = c("cal500", "cal500.arff", "cal500.xml"))
 measures <- c("average_precision", "macro_f1", "ranking_loss")
 
-load_set <- function(name) {
-  f <- files[[name]]
-  d <- read_mulan(shared_data("mulan", f[1], f[2]), shared_data("mulan", f[1], f[3]))
-  x <- d$x
-  if (!inherits(x, "sparseMatrix")) {
-    x <- scale(x)
-    x[, !is.finite(colSums(x))] <- 0          # constant columns
-  }
-  list(x = x, y = d$y)
-}
 
 # Per label, the hidden entries' top scores predicted positive, as many as the
 # label's observed positive rate gives.
@@ -122,7 +107,7 @@ run_method <- function(method, xtr, ytr, xte) {
 cat("LEWL tables;", format(Sys.time(), tz = "UTC", usetz = TRUE), "| machine:",
     Sys.info()[["nodename"]], "|", R.version.string, "| load", readLines("/proc/loadavg"), "\n")
 for (set in sets) {
-  d <- load_set(set)
+  d <- load_weak_label_set(set)
   for (rate in rates) {
     file <- file.path(out_dir, sprintf("%s_%.1f.rds", set, rate))
     old <- if (file.exists(file)) readRDS(file) else NULL

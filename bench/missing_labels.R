@@ -39,25 +39,9 @@ ns <- asNamespace("mlss")
 have_lewl <- exists("lewl", envir = ns, inherits = FALSE)
 if (!have_lewl) methods <- setdiff(methods, "lewl")
 
-files <- list(emotions = c("emotions", "emotions.arff", "emotions.xml"),
-              yeast = c("yeast", "yeast.arff", "yeast.xml"),
-              medical = c("medical", "medical.arff", "medical.xml"),
-              enron = c("enron", "enron.arff", "enron.xml"),
-              corel5k = c("corel5k", "Corel5k-sparse.arff", "Corel5k.xml"),
-              cal500 = c("cal500", "cal500.arff", "cal500.xml"))
 paper_names <- c(emotions = "Emotions", yeast = "Yeast", medical = "Medical", enron = "Enron",
                  corel5k = "Corel5k", cal500 = "CAL500")
 
-load_set <- function(name) {
-  f <- files[[name]]
-  d <- read_mulan(shared_data("mulan", f[1], f[2]), shared_data("mulan", f[1], f[3]))
-  x <- d$x
-  if (!inherits(x, "sparseMatrix")) {
-    x <- scale(x)
-    x[, !is.finite(colSums(x))] <- 0          # constant columns
-  }
-  list(x = x, y = d$y)
-}
 
 # Hide a share `rate` of the entries: mask_labels() once `missing` is merged.
 hide_entries <- function(y, rate, seed) {
@@ -201,7 +185,7 @@ if (!have_lewl) cat("lewl() is not in this mlss: LEWL left out\n")
 results <- list()
 times <- list()
 for (name in datasets) {
-  d <- load_set(name)
+  d <- load_weak_label_set(name)
   cat(sprintf("\n== %s: n = %d, d = %d, m = %d\n", name, nrow(d$x), ncol(d$x), ncol(d$y)))
   for (rate in rates) {
     hidden <- hide_entries(d$y, rate, seed = 2020)

@@ -37,19 +37,8 @@ cat("load average:", readLines("/proc/loadavg"), "\n")
 cat(sprintf("%-9s %-30s %-12s %8s %8s %8s %8s %9s %7s\n", "data", "method", "package",
             "macroF1", "microF1", "exact", "Hamming", "CPU s", "/utiml"))
 for (set in sets) {
-  d <- load_set(set)
-  tr <- d$train
-  xtr <- as.matrix(d$x[tr, ])
-  xte <- as.matrix(d$x[!tr, ])
-  keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
-  ytr <- d$y[tr, keep]
-  yte <- d$y[!tr, keep]
-  L <- ncol(ytr)
-  card <- mean(rowSums(ytr))
-  mtr <- as_mldr(xtr, ytr, paste0(set, "-train"))
-  mte <- as_mldr(xte, yte, paste0(set, "-test"))
-  cat(sprintf("%s: %d train, %d test rows, %d features, %d labels\n", set, nrow(xtr),
-              nrow(xte), ncol(xtr), L))
+  sp <- split_set(set)
+  for (v in names(sp)) assign(v, sp[[v]])
   ref <- list()
   add <- function(method, pkg, pred, t) {
     v <- if (is.null(pred)) rep(NA_real_, 4) else
@@ -74,12 +63,7 @@ for (set in sets) {
   }
   if ("BR" %in% methods) {
     if (!no_utiml) {
-    set.seed(26)
-    u <- cpu({
-      model <- utiml::br(mtr, "SVM", seed = 26)
-      pr <- predict(model, mte)
-      list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
-    })
+    u <- utiml_br(mtr, mte)
     add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
     add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
     }

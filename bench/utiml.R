@@ -83,22 +83,8 @@ cat(sprintf("%-9s %-26s %-6s %8s %8s %8s %8s %9s\n", "data", "method", "pkg", "m
 cat("load average:", readLines("/proc/loadavg"), "\n")
 
 for (set in sets) {
-  d <- load_set(set)
-  tr <- d$train
-  xtr <- as.matrix(d$x[tr, ])
-  xte <- as.matrix(d$x[!tr, ])
-  # labels with both classes in the training rows (medical has some without)
-  keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
-  # features constant on the training rows: e1071 cannot scale them (it
-  # warns and leaves them unscaled) -- the same in both packages
-  ytr <- d$y[tr, keep]
-  yte <- d$y[!tr, keep]
-  L <- ncol(ytr)
-  card <- mean(rowSums(ytr))
-  mtr <- as_mldr(xtr, ytr, paste0(set, "-train"))
-  mte <- as_mldr(xte, yte, paste0(set, "-test"))
-  cat(sprintf("%s: %d train, %d test rows, %d features, %d labels\n", set, nrow(xtr),
-              nrow(xte), ncol(xtr), L))
+  sp <- split_set(set)
+  for (v in names(sp)) assign(v, sp[[v]])
   add <- function(method, pkg, pred, t) {
     r <- row(set, method, pkg, yte, unname(pred), t)
     show(r)
@@ -127,12 +113,7 @@ for (set in sets) {
     # default (utiml.empty.prediction = FALSE), the most probable label on a
     # row left without any ("at least one")
     if ("utiml" %in% pkgs) {
-      set.seed(26)
-      u <- cpu({
-        model <- utiml::br(mtr, "SVM", seed = 26)
-        pr <- predict(model, mte)
-        list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
-      })
+      u <- utiml_br(mtr, mte)
       add("BR (p>0.5, 1+)", "utiml", u$value$class, u$cpu)
       add("BR (p>0.5)", "utiml", u$value$prob > 0.5, u$cpu)
     }

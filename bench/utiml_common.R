@@ -47,3 +47,35 @@ utiml_lcard <- function(score, card) {
   one_plus(score >= ts[best], score)
 }
 
+
+# Mulan's training and test parts of a set as both packages' benches use
+# them: labels with both classes among the training rows (medical has some
+# without), dense x, and the mldr objects utiml reads.  Features constant on
+# the training rows are kept: e1071 cannot scale them (it warns and leaves
+# them unscaled), the same in both packages.
+split_set <- function(set) {
+  d <- load_set(set)
+  tr <- d$train
+  xtr <- as.matrix(d$x[tr, ])
+  xte <- as.matrix(d$x[!tr, ])
+  keep <- colSums(d$y[tr, , drop = FALSE]) > 0 & colSums(d$y[tr, , drop = FALSE]) < sum(tr)
+  ytr <- d$y[tr, keep]
+  yte <- d$y[!tr, keep]
+  cat(sprintf("%s: %d train, %d test rows, %d features, %d labels\n", set, nrow(xtr),
+              nrow(xte), ncol(xtr), ncol(ytr)))
+  list(xtr = xtr, xte = xte, ytr = ytr, yte = yte, L = ncol(ytr),
+       card = mean(rowSums(ytr)), mtr = as_mldr(xtr, ytr, paste0(set, "-train")),
+       mte = as_mldr(xte, yte, paste0(set, "-test")))
+}
+
+# utiml's BR with its SVM, timed: its labels (Platt probability > 0.5, then
+# by its default, utiml.empty.prediction = FALSE, the most probable label on a
+# row left without any: "at least one") and its probabilities
+utiml_br <- function(mtr, mte) {
+  set.seed(26)
+  cpu({
+    model <- utiml::br(mtr, "SVM", seed = 26)
+    pr <- predict(model, mte)
+    list(class = as.matrix(as.bipartition(pr)) == 1, prob = as.matrix(as.probability(pr)))
+  })
+}
