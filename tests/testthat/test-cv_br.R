@@ -42,6 +42,16 @@ test_that("the linear SVM's fits and cv_br() are a function of the data alone", 
   expect_identical(a$dual, b$dual)
   set.seed(1)
   expect_identical(s1, .Random.seed)
+  # the hinge loss is the solver with a visiting order (dual coordinate
+  # descent); the default squared hinge goes to the primal Newton solver
+  set.seed(1)
+  a <- br(x, y, learner = "svm", cost = 0.01, loss = "hinge")
+  s1 <- .Random.seed
+  set.seed(2)
+  b <- br(x, y, learner = "svm", cost = 0.01, loss = "hinge")
+  expect_identical(a$W, b$W)
+  set.seed(1)
+  expect_identical(s1, .Random.seed)
   foldid <- rep(1:3, length.out = 200)
   runs <- lapply(1:2, function(seed) {
     set.seed(seed)
