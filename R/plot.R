@@ -7,15 +7,19 @@ grid_persp <- function(z, x, y, xname, yname, measure, best,
   ax <- lapply(list(x, y), log_axis)
   z <- matrix(as.numeric(z), length(x), length(y))
   label <- measure_label(measure)
+  # a flat surface (every grid point scores the same) still gets a z axis:
+  # persp() refuses limits of zero width
+  zr <- range(z, na.rm = TRUE)
+  if (!(diff(zr) > 0)) zr <- zr + c(-1, 1) * max(abs(zr[1]) * 0.01, 0.01)
   facet <- (z[-1, -1] + z[-1, -ncol(z)] + z[-nrow(z), -1] + z[-nrow(z), -ncol(z)]) / 4
   fcol <- if (length(facet)) col[cut(facet, length(col), include.lowest = TRUE)] else col[1]
   args <- utils::modifyList(list(x = ax[[1]]$at, y = ax[[2]]$at, z = z, theta = 30,
-                                 phi = 25, col = fcol, axes = FALSE, box = TRUE,
+                                 phi = 25, col = fcol, axes = FALSE, box = TRUE, zlim = zr,
                                  xlab = xname, ylab = yname, zlab = label,
                                  main = paste("Cross-validated", label), ticktype = "simple"),
                             list(...))
   pm <- do.call(graphics::persp, args)
-  draw_persp_ticks(pm, ax, range(z, na.rm = TRUE), label, c(xname, yname))
+  draw_persp_ticks(pm, ax, args$zlim, label, c(xname, yname))
   graphics::points(grDevices::trans3d(ax[[1]]$at[best[1]], ax[[2]]$at[best[2]],
                                       z[best[1], best[2]], pm), pch = 19, cex = 1.5)
   invisible()

@@ -173,7 +173,8 @@ crf_rule_decide <- function(r, S, y, tr, va) {
   ytr <- y[tr, , drop = FALSE]
   P <- matrix(FALSE, n, m)
   if (base == "f1") {
-    P <- Sv > rep(f1_thresholds(S[tr, , drop = FALSE], ytr)$threshold, each = n)
+    # the engine's out-of-fold cuts: the chance rule decided once on all rows
+    P <- Sv > rep(oof_f1_cuts(S, y, tr), each = n)
   } else if (base == "fixed") {
     P <- Sv > 0.5
   } else if (base == "rcut") {  # the floor(cardinality + 1/2) highest scores of each row
