@@ -164,7 +164,9 @@ test_that("the backward elimination stops after `patience` graphs worse than the
 # `rule =` (issue 22): each (grid point, rule) measured on the out-of-fold
 # scores, fold k's rows decided by the rule learnt on the other folds; the
 # reference (ref_rule_decide() in helper-rule-reference.R) is written from
-# the definitions in ?ml_decide, "f1" at the F1 cuts of the training rows.
+# the definitions in ?ml_decide, "f1" at the out-of-fold F1 cuts as the
+# other cv_*() (oof_f1_cuts() in helper-oof-cuts.R: the chance rule decided
+# once per label on all the out-of-fold scores).
 test_that("cv_mlcrf(rule = ) measures each rule on the out-of-fold scores, as the toolbox", {
   set.seed(11)
   d <- crf_ref_synthetic("chain", n = 120)
@@ -184,7 +186,7 @@ test_that("cv_mlcrf(rule = ) measures each rule on the out-of-fold scores, as th
     mean(vapply(1:3, function(k) {
       tr <- foldid != k
       P <- ref_rule_decide(cv$grid$rule[i], S, d$y, tr, foldid == k,
-                           f1_thresholds(S[tr, , drop = FALSE], d$y[tr, , drop = FALSE])$threshold)
+                           oof_f1_cuts(S, d$y, tr))
       mean(rowSums(P != d$y[foldid == k, ]) == 0)
     }, 0))
   }, 0)
