@@ -3,68 +3,9 @@
 # toolbox's: each (grid point, rule) measured on the out-of-fold scores,
 # fold k's rows decided by the rule learnt from the other folds' out-of-fold
 # scores and labels.  The reference is a plain-R computation of each rule on
-# the kept out-of-fold scores (rule_decide() below, written from the
-# definitions in ?ml_decide, not from R/threshold_rules.R).
-
-# The cuts between consecutive distinct scores u (decreasing): the midpoint,
-# or the lower score where the midpoint would not separate two adjacent
-# doubles; above all of them and below all of them.
-between <- function(u) {
-  a <- u[-length(u)]
-  b <- u[-1]
-  t <- a / 2 + b / 2
-  c(Inf, ifelse(t < a & t >= b, t, b), -Inf)
-}
-
-# Fold k's label sets by rule r (base rule, "+1" the at-least-one
-# correction), learnt on the rows `tr`.
-rule_decide <- function(r, S, y, tr, va) {
-  one <- grepl("\\+1$", r)
-  base <- sub("\\+1$", "", r)
-  Sv <- S[va, , drop = FALSE]
-  n <- nrow(Sv)
-  m <- ncol(Sv)
-  ytr <- y[tr, , drop = FALSE]
-  card <- sum(colMeans(ytr))
-  P <- matrix(FALSE, n, m)
-  if (base == "f1") {
-    P <- Sv > rep(oof_f1_cuts(S, y, tr), each = n)
-  } else if (base == "fixed") {
-    P <- Sv > 0.5
-  } else if (base == "rcut") {
-    k <- floor(card + 0.5)
-    for (i in seq_len(n)) P[i, order(-Sv[i, ], seq_len(m))[seq_len(k)]] <- TRUE
-  } else if (base == "pcut") {
-    for (l in seq_len(m)) {
-      top <- floor(mean(ytr[, l]) * n + 0.5)
-      P[order(-Sv[, l], seq_len(n))[seq_len(top)], l] <- TRUE
-    }
-  } else if (base == "mcut") {
-    for (i in seq_len(n)) {
-      s <- sort(Sv[i, ], decreasing = TRUE)
-      gap <- -diff(s)
-      j <- which.max(gap)
-      if (gap[j] > 0) P[i, ] <- Sv[i, ] > between(s[c(j, j + 1)])[2]
-    }
-  } else if (base == "lcard") {
-    # the cut between distinct scores whose labels per row come closest to
-    # the cardinality, the highest among equally close
-    cuts <- between(sort(unique(as.vector(Sv)), decreasing = TRUE))
-    dev <- vapply(cuts, function(t) abs(sum(Sv > t) / n - card), 0)
-    P <- Sv > cuts[which.min(dev)]
-  } else if (base == "scut") {
-    # per label the cut with the fewest errors on the training rows
-    for (l in seq_len(m)) {
-      s <- S[tr, l]
-      cuts <- between(sort(unique(s), decreasing = TRUE))
-      err <- vapply(cuts, function(t) sum((s > t) != ytr[, l]), 0)
-      P[, l] <- Sv[, l] > cuts[which.min(err)]
-    }
-  }
-  P <- matrix(as.logical(P), n, m)
-  if (one) for (i in which(rowSums(P) == 0)) P[i, which.max(Sv[i, ])] <- TRUE
-  P
-}
+# the kept out-of-fold scores (ref_rule_decide() in helper-rule-reference.R,
+# written from the definitions in ?ml_decide, not from R/threshold_rules.R),
+# "f1" at the out-of-fold F1 cuts (oof_f1_cuts() in helper-oof-cuts.R).
 
 # cvm of every (grid point, rule) row of cv$grid against the reference on
 # cv$oof (grid point g = the row's place in the grid without rules).
@@ -74,7 +15,8 @@ expect_rules_match <- function(cv, y, foldid, rules, measure, info) {
     g <- (i - 1) %% ngrid + 1
     S <- cv$oof[, , g]
     mean(vapply(sort(unique(foldid)), function(k) {
-      P <- rule_decide(cv$grid$rule[i], S, y, foldid != k, foldid == k)
+      P <- ref_rule_decide(cv$grid$rule[i], S, y, foldid != k, foldid == k,
+                           oof_f1_cuts(S, y, foldid != k))
       ml_metrics(y[foldid == k, , drop = FALSE], pred = P, measures = measure)[[1]]
     }, 0))
   }, 0)
@@ -131,7 +73,8 @@ test_that("the chains take rule =, their decoder's label sets one of the rules",
     ref <- vapply(which(keep), function(i) {
       S <- cv$oof[, , (i - 1) %% ngrid + 1]
       mean(vapply(1:3, function(k) {
-        P <- rule_decide(cv$grid$rule[i], S, pr$y, foldid != k, foldid == k)
+        P <- ref_rule_decide(cv$grid$rule[i], S, pr$y, foldid != k, foldid == k,
+                             oof_f1_cuts(S, pr$y, foldid != k))
         ml_metrics(pr$y[foldid == k, ], pred = P, measures = "subset_accuracy")[[1]]
       }, 0))
     }, 0)
@@ -166,8 +109,10 @@ test_that("the refit of every cv_*() predicts by the chosen rule, learnt on all 
     Snew <- predict(cs$plain(), pr$newx, type = "score")
     # learnt on all rows (their labels; SCut on all out-of-fold scores)
     S_all <- rbind(cv$oof[, , 1], Snew)
-    P <- rule_decide(cs$rule, S_all, rbind(pr$y, matrix(FALSE, nrow(Snew), 4)),
-                     c(all_rows, rep(FALSE, nrow(Snew))), c(!all_rows, rep(TRUE, nrow(Snew))))
+    y_all <- rbind(pr$y, matrix(FALSE, nrow(Snew), 4))
+    tr_all <- c(all_rows, rep(FALSE, nrow(Snew)))
+    P <- ref_rule_decide(cs$rule, S_all, y_all, tr_all, c(!all_rows, rep(TRUE, nrow(Snew))),
+                         oof_f1_cuts(S_all, y_all, tr_all))
     expect_identical(unname(predict(cv, pr$newx)), unname(P), info = cs$nm)
     expect_equal(unname(predict(cv, pr$newx, type = "score")), unname(Snew),
                  tolerance = 1e-8, info = cs$nm)

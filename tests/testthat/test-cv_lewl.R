@@ -61,60 +61,8 @@ test_that("cv_lewl learns from the observed labels only", {
 # scores, fold k decided by the rule learnt from the other folds' scores and
 # observed labels.  The reference is written from the definitions of
 # ?ml_decide, on the kept out-of-fold scores, with the missing labels left
-# out of every count.
-lewl_rule_cuts <- function(u) {  # between consecutive distinct scores, and outside them
-  a <- u[-length(u)]
-  b <- u[-1]
-  t <- a / 2 + b / 2
-  c(Inf, ifelse(t < a & t >= b, t, b), -Inf)
-}
-
-lewl_rule_decide <- function(r, S, y, tr, va, own_cut) {
-  one <- grepl("\\+1$", r)
-  base <- sub("\\+1$", "", r)
-  Sv <- S[va, , drop = FALSE]
-  n <- nrow(Sv)
-  m <- ncol(Sv)
-  ytr <- y[tr, , drop = FALSE]
-  card <- sum(colMeans(ytr, na.rm = TRUE))
-  P <- matrix(FALSE, n, m)
-  if (base == "f1") {
-    P <- Sv > rep(own_cut, each = n)   # thresholds = "train": the fold fit's own cut
-  } else if (base == "fixed") {
-    P <- Sv > 0.5
-  } else if (base == "rcut") {
-    k <- floor(card + 0.5)
-    for (i in seq_len(n)) P[i, order(-Sv[i, ], seq_len(m))[seq_len(k)]] <- TRUE
-  } else if (base == "pcut") {
-    for (l in seq_len(m)) {
-      top <- floor(mean(ytr[, l], na.rm = TRUE) * n + 0.5)
-      P[order(-Sv[, l], seq_len(n))[seq_len(top)], l] <- TRUE
-    }
-  } else if (base == "mcut") {
-    for (i in seq_len(n)) {
-      s <- sort(Sv[i, ], decreasing = TRUE)
-      gap <- -diff(s)
-      j <- which.max(gap)
-      if (gap[j] > 0) P[i, ] <- Sv[i, ] > lewl_rule_cuts(s[c(j, j + 1)])[2]
-    }
-  } else if (base == "lcard") {
-    cuts <- lewl_rule_cuts(sort(unique(as.vector(Sv)), decreasing = TRUE))
-    dev <- vapply(cuts, function(t) abs(sum(Sv > t) / n - card), 0)
-    P <- Sv > cuts[which.min(dev)]
-  } else if (base == "scut") {
-    for (l in seq_len(m)) {
-      obs <- !is.na(ytr[, l])
-      s <- S[tr, l][obs]
-      cuts <- lewl_rule_cuts(sort(unique(s), decreasing = TRUE))
-      err <- vapply(cuts, function(t) sum((s > t) != ytr[obs, l]), 0)
-      P[, l] <- Sv[, l] > cuts[which.min(err)]
-    }
-  }
-  P <- matrix(as.logical(P), n, m)
-  if (one) for (i in which(rowSums(P) == 0)) P[i, which.max(Sv[i, ])] <- TRUE
-  P
-}
-
+# out of every count (ref_rule_decide() in helper-rule-reference.R), "f1" at
+# the fold fit's own cut (thresholds = "train").
 test_that("cv_lewl takes rule = with the meaning of the other cv_*(), missing labels left out", {
   p <- lewl_problem(60, 4, m = 4, rate = 0.25, seed = 8)
   foldid <- rep_len(1:3, 60)
@@ -135,8 +83,8 @@ test_that("cv_lewl takes rule = with the meaning of the other cv_*(), missing la
       g <- (i - 1) %% 2 + 1
       S <- cv$oof[, , g]
       mean(vapply(1:3, function(f) {
-        P <- lewl_rule_decide(cv$grid$rule[i], S, p$ymiss, foldid != f, foldid == f,
-                              own[[f]][[match(cv$grid$lambda[i], c(0.1, 1))]])
+        P <- ref_rule_decide(cv$grid$rule[i], S, p$ymiss, foldid != f, foldid == f,
+                             own[[f]][[match(cv$grid$lambda[i], c(0.1, 1))]])
         ml_metrics(p$ymiss[foldid == f, ], pred = P, measures = measure)[[1]]
       }, 0))
     }, 0)
@@ -157,8 +105,8 @@ test_that("cv_lewl takes rule = with the meaning of the other cv_*(), missing la
   newx <- p$x[1:12, ] + 0.1
   Snew <- predict(lewl(p$x, p$ymiss, k = 2, lambda = 1, beta = 1, knn = 5), newx,
                   type = "score")
-  P <- lewl_rule_decide("pcut+1", rbind(p$x[, 1:4] * 0, Snew), rbind(p$ymiss, NA * p$ymiss[1:12, ]),
-                        c(rep(TRUE, 60), rep(FALSE, 12)), c(rep(FALSE, 60), rep(TRUE, 12)), NULL)
+  P <- ref_rule_decide("pcut+1", rbind(p$x[, 1:4] * 0, Snew), rbind(p$ymiss, NA * p$ymiss[1:12, ]),
+                       c(rep(TRUE, 60), rep(FALSE, 12)), c(rep(FALSE, 60), rep(TRUE, 12)), NULL)
   expect_identical(unname(predict(cvp, newx, type = "class")), unname(P))
   expect_error(cv_lewl(p$x, p$ymiss, lambda = 1, beta = 1, k = 2, foldid = foldid,
                        progress = FALSE, rule = "mcut", measure = "ranking_loss"),

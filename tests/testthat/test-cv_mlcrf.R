@@ -163,40 +163,10 @@ test_that("the backward elimination stops after `patience` graphs worse than the
 
 # `rule =` (issue 22): each (grid point, rule) measured on the out-of-fold
 # scores, fold k's rows decided by the rule learnt on the other folds; the
-# reference is written from the definitions in ?ml_decide.
-crf_rule_decide <- function(r, S, y, tr, va) {
-  one <- grepl("\\+1$", r)
-  base <- sub("\\+1$", "", r)
-  Sv <- S[va, , drop = FALSE]
-  n <- nrow(Sv)
-  m <- ncol(Sv)
-  ytr <- y[tr, , drop = FALSE]
-  P <- matrix(FALSE, n, m)
-  if (base == "f1") {
-    # the engine's out-of-fold cuts: the chance rule decided once on all rows
-    P <- Sv > rep(oof_f1_cuts(S, y, tr), each = n)
-  } else if (base == "fixed") {
-    P <- Sv > 0.5
-  } else if (base == "rcut") {  # the floor(cardinality + 1/2) highest scores of each row
-    k <- floor(sum(colMeans(ytr)) + 0.5)
-    for (i in seq_len(n)) P[i, order(-Sv[i, ], seq_len(m))[seq_len(k)]] <- TRUE
-  } else if (base == "pcut") {  # per label, its training proportion of the rows
-    for (l in seq_len(m)) {
-      top <- floor(mean(ytr[, l]) * n + 0.5)
-      P[order(-Sv[, l], seq_len(n))[seq_len(top)], l] <- TRUE
-    }
-  } else if (base == "mcut") {  # the labels above the largest gap of each row
-    for (i in seq_len(n)) {
-      s <- sort(Sv[i, ], decreasing = TRUE)
-      j <- which.max(-diff(s))
-      if (s[j] > s[j + 1]) P[i, ] <- Sv[i, ] >= s[j]
-    }
-  }
-  P <- matrix(as.logical(P), n, m)
-  if (one) for (i in which(rowSums(P) == 0)) P[i, which.max(Sv[i, ])] <- TRUE
-  P
-}
-
+# reference (ref_rule_decide() in helper-rule-reference.R) is written from
+# the definitions in ?ml_decide, "f1" at the out-of-fold F1 cuts as the
+# other cv_*() (oof_f1_cuts() in helper-oof-cuts.R: the chance rule decided
+# once per label on all the out-of-fold scores).
 test_that("cv_mlcrf(rule = ) measures each rule on the out-of-fold scores, as the toolbox", {
   set.seed(11)
   d <- crf_ref_synthetic("chain", n = 120)
@@ -214,7 +184,9 @@ test_that("cv_mlcrf(rule = ) measures each rule on the out-of-fold scores, as th
   ref <- vapply(which(keep), function(i) {
     S <- cv$oof[, , (i - 1) %% 2 + 1]
     mean(vapply(1:3, function(k) {
-      P <- crf_rule_decide(cv$grid$rule[i], S, d$y, foldid != k, foldid == k)
+      tr <- foldid != k
+      P <- ref_rule_decide(cv$grid$rule[i], S, d$y, tr, foldid == k,
+                           oof_f1_cuts(S, d$y, tr))
       mean(rowSums(P != d$y[foldid == k, ]) == 0)
     }, 0))
   }, 0)
