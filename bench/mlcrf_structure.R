@@ -88,7 +88,10 @@ heldout_pl <- function(fit, x, y) {
   sum(y * plogis(z, log.p = TRUE) + (1 - y) * plogis(-z, log.p = TRUE))
 }
 
-run_one <- function(des, seed) {
+# One seed's data and path, shared by run_one() and run_rules(): the
+# design's rows, lambda_v per label, the lambda_w path from the largest
+# useful value of either eta down two decades, and the folds.
+design_path <- function(des, seed) {
   set.seed(seed)
   dat <- generate(des)
   x <- dat$x; y <- dat$y
@@ -97,6 +100,11 @@ run_one <- function(des, seed) {
   top <- max(vapply(etas, function(e) mlss:::mlcrf_lambda_range(x, y, lv, e, tol = tol)$lambda_max, 0))
   lam <- top * 10^seq(0, -2, length.out = nlambda)
   foldid <- ml_folds(y, 5)
+  list(x = x, y = y, lv = lv, etas = etas, lam = lam, foldid = foldid)
+}
+
+run_one <- function(des, seed) {
+  list2env(design_path(des, seed), environment())
   grid <- expand.grid(lambda_w = lam, eta = etas)
   ll <- pl <- matrix(NA, nrow(grid), 5)
   for (k in 1:5) {
@@ -230,14 +238,7 @@ nodewise_z <- function(x, y) {
   z
 }
 run_rules <- function(des, seed) {
-  set.seed(seed)
-  dat <- generate(des)
-  x <- dat$x; y <- dat$y
-  lv <- suppressWarnings(mlcrf(x, y, edges = "none", tol = tol)$lambda_v)
-  etas <- c(0.5, 1)
-  top <- max(vapply(etas, function(e) mlss:::mlcrf_lambda_range(x, y, lv, e, tol = tol)$lambda_max, 0))
-  lam <- top * 10^seq(0, -2, length.out = nlambda)
-  foldid <- ml_folds(y, 5)
+  list2env(design_path(des, seed), environment())
   t0 <- proc.time()[["elapsed"]]
   cv <- suppressWarnings(suppressMessages(cv_mlcrf(x, y, lambda_w = lam, eta = etas, lambda_v = lv,
                                                    foldid = foldid, tol = tol, progress = FALSE,
