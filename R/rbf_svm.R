@@ -98,7 +98,9 @@ rbf_svm <- function(x, y, cost = 1, gamma = NULL, probability = TRUE, scale = TR
   cache_mb <- check_nonnegative(cache_mb, "cache_mb")
   if (inherits(x, "Matrix")) x <- as.matrix(x)
   if (!is.matrix(x) || !is.numeric(x)) stop_arg("'x' must be a numeric matrix")
-  if (!all(is.finite(range(x, 0)))) stop_arg("'x' contains NA, NaN or infinite values")
+  # anyNA(), min() and max() copy nothing (range(x, 0) copied x)
+  if (length(x) && (anyNA(x) || !is.finite(min(x)) || !is.finite(max(x))))
+    stop_arg("'x' contains NA, NaN or infinite values")
   n <- nrow(x)
   if (is.logical(y)) {
     if (anyNA(y)) stop_arg("'y' contains NA")
