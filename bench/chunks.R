@@ -118,10 +118,13 @@ try(writeLines("5", "/proc/self/clear_refs"), silent = TRUE)
 # ---- 1 worker (this session), then 2 (two local PSOCK processes) ------------
 peak_workers <- NA
 for (task in tasks) {
-  if (task %in% c("fit2", "cv2") && !exists("cl")) {
-    cl <- parallelly::makeClusterPSOCK(2)
+  if (task %in% c("fit2", "cv2")) {
+    if (!exists("cl")) {
+      cl <- parallelly::makeClusterPSOCK(2)
+      invisible(parallel::clusterEvalQ(cl, library(mlss)))
+    }
+    # set for every such task: a sequential task in between resets the plan
     future::plan("cluster", workers = cl)
-    invisible(parallel::clusterEvalQ(cl, library(mlss)))
   }
   if (task %in% c("fit1", "fit1_thr", "cv1")) future::plan("sequential")
   run_task(task)
