@@ -43,16 +43,12 @@ cv_lp <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm"
                   thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
                   parallel = FALSE, progress = interactive(), rule = NULL, ...) {
   call <- match.call()
-  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lp"))
-  check_no_dots(...)
   learner <- match.arg(learner)
   fit <- function(x, y, cost) lp(x, y, learner = learner, cost = cost)
   # LP's labels come from its decoder (the most probable label set): a
   # measure of label sets is taken on those, and the refit keeps no
   # thresholds (its predict(type = "class") is the decoder's)
-  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_lp",
-              decoder = TRUE)
+  cv_cost_method(environment(), call, "cv_lp", fit, decoder = TRUE)
 }
 
 #' @rdname cv_lp
@@ -83,8 +79,7 @@ cv_rakel <- function(x, y, cost = 10^(-2:2), k = 3, m = NULL,
   }
   fit <- function(x, y, cost) rakel(x, y, k = k, mode = mode, vote = vote, learner = learner,
                                     cost = cost, subsets = subsets)
-  cv_cost_run(xy$x, xy$y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_rakel")
+  cv_cost_method(environment(), call, "cv_rakel", fit, xy = xy)
 }
 
 #' Cross-validated EPS, CLR, HOMER, BR+ and DBR over a grid of costs
@@ -161,8 +156,6 @@ cv_eps <- function(x, y, cost = 10^(-2:2), n_models = 10, p = 2, b = 2,
                    select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                    progress = interactive(), rule = NULL, ...) {
   call <- match.call()
-  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_eps"))
-  check_no_dots(...)
   sample <- match.arg(sample)
   vote <- match.arg(vote)
   learner <- match.arg(learner)
@@ -171,9 +164,7 @@ cv_eps <- function(x, y, cost = 10^(-2:2), n_models = 10, p = 2, b = 2,
   fit <- function(x, y, cost, init = NULL)
     eps(x, y, n_models = n_models, p = p, b = b, sample = sample, vote = vote,
         learner = learner, cost = cost, init = init)
-  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_eps",
-              warm_start = learner != "ridge")
+  cv_cost_method(environment(), call, "cv_eps", fit, warm_start = learner != "ridge")
 }
 
 #' @rdname cv_eps
@@ -184,13 +175,10 @@ cv_clr <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm
                    select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                    progress = interactive(), rule = NULL, ...) {
   call <- match.call()
-  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_clr"))
-  check_no_dots(...)
   learner <- match.arg(learner)
   vote <- match.arg(vote)
   fit <- function(x, y, cost) clr(x, y, learner = learner, cost = cost, vote = vote)
-  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_clr")
+  cv_cost_method(environment(), call, "cv_clr", fit)
 }
 
 #' @rdname cv_eps
@@ -211,8 +199,7 @@ cv_homer <- function(x, y, cost = 10^(-2:2), k = 3, learner = c("logistic", "rid
   seed <- sample.int(.Machine$integer.max, 1L)
   fit <- function(x, y, cost) homer(x, y, k = k, learner = learner, cost = cost,
                                     hierarchy = homer_seeded_tree(y, k, seed))
-  cv_cost_run(xy$x, xy$y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_homer")
+  cv_cost_method(environment(), call, "cv_homer", fit, xy = xy)
 }
 
 #' @rdname cv_eps
@@ -223,13 +210,10 @@ cv_brplus <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "
                       keep = FALSE, parallel = FALSE, progress = interactive(), rule = NULL,
                       ...) {
   call <- match.call()
-  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_brplus"))
-  check_no_dots(...)
   learner <- match.arg(learner)
   fit <- function(x, y, cost) brplus(x, y, learner = learner, cost = cost,
                                      inner_folds = inner_folds)
-  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_brplus")
+  cv_cost_method(environment(), call, "cv_brplus", fit)
 }
 
 #' @rdname cv_eps
@@ -239,12 +223,28 @@ cv_dbr <- function(x, y, cost = 10^(-2:2), learner = c("logistic", "ridge", "svm
                    thresholds = c("oof", "train"), select = c("best", "1se"), keep = FALSE,
                    parallel = FALSE, progress = interactive(), rule = NULL, ...) {
   call <- match.call()
-  if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_dbr"))
-  check_no_dots(...)
   learner <- match.arg(learner)
   fit <- function(x, y, cost) dbr(x, y, learner = learner, cost = cost)
-  cv_cost_run(x, y, fit, cost, nfolds, foldid, measure, match.arg(thresholds),
-              match.arg(select), keep, parallel, progress, rule, call, "cv_dbr")
+  cv_cost_method(environment(), call, "cv_dbr", fit)
+}
+
+# The steps the toolbox's cv_*() share, called last from one of them with its
+# frame `env` (its arguments x, y, cost, nfolds, foldid, measure, thresholds,
+# select, keep, parallel, progress, rule and ...), its match.call() and its
+# name: the formula interface, the check of ..., and the engine run over the
+# costs (cv_cost_run()) with fit(x, y, cost) per grid point.  `xy`: x and y
+# already read by a method that needs the labels first (it has then done the
+# first two steps itself); `...`: to cv_cost_run().
+cv_cost_method <- function(env, call, fun, fit, xy = NULL, ...) {
+  if (is.null(xy)) {
+    if (inherits(env$x, "formula")) return(cv_formula(call, parent.frame(2), fun))
+    eval(quote(check_no_dots(...)), env)
+    xy <- list(x = env$x, y = if (!eval(quote(missing(y)), env)) env$y)
+  }
+  cv_cost_run(xy$x, xy$y, fit, env$cost, env$nfolds, env$foldid, env$measure,
+              match.arg(env$thresholds, c("oof", "train")),
+              match.arg(env$select, c("best", "1se")), env$keep, env$parallel,
+              env$progress, env$rule, call, fun, ...)
 }
 
 # The engine run of a toolbox method over a grid of costs (`decoder`: its

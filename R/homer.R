@@ -88,11 +88,8 @@ homer.default <- function(x, y, k = 3, iterations = 10,
   call <- match.call()
   call[[1L]] <- quote(homer)
   learner <- match.arg(learner)
-  if (!is.numeric(k) || length(k) != 1 || is.na(k) || k < 2 || k != round(k))
-    stop_arg("'k' must be one whole number >= 2 (the children of a node)")
-  if (!is.numeric(iterations) || length(iterations) != 1 || is.na(iterations) ||
-      iterations < 1 || iterations != round(iterations))
-    stop_arg("'iterations' must be one whole number >= 1")
+  check_whole(k, "k", 2, what = "one whole number >= 2 (the children of a node)")
+  check_whole(iterations, "iterations", 1, what = "one whole number >= 1")
   xy <- ml_xy(x, if (!missing(y)) y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = "homer")

@@ -141,10 +141,9 @@ lp <- function(x, ...) UseMethod("lp")
 lp.default <- function(x, y, learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
   call <- match.call()
   call[[1L]] <- quote(lp)
-  if (is_learner(learner)) {
-    learner <- validate_ml_learner(learner)
-    if (missing(cost)) cost <- NULL  # the learner's own parameters
-  } else learner <- match.arg(learner)
+  lc <- lp_learner_cost(learner, cost, !missing(cost))
+  learner <- lc$learner
+  cost <- lc$cost
   xy <- ml_xy(x, y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = "lp")
@@ -157,6 +156,15 @@ lp.default <- function(x, y, learner = c("logistic", "ridge", "svm"), cost = 1, 
 #' @export
 lp.formula <- formula_method("lp")
 
+# The learner and cost of lp() and ps(): an ml_learner() (validated), with its
+# own parameters unless `cost` was given (cost_given: !missing(cost) in the
+# caller), or a built-in learner's name with `cost`.
+lp_learner_cost <- function(learner, cost, cost_given) {
+  if (is_learner(learner))
+    return(list(learner = validate_ml_learner(learner), cost = if (cost_given) cost))
+  list(learner = match.arg(learner, c("logistic", "ridge", "svm")), cost = cost)
+}
+
 #' @rdname lp
 #' @export
 ps <- function(x, ...) UseMethod("ps")
@@ -167,10 +175,9 @@ ps.default <- function(x, y, p = 2, b = 2, strategy = c("A", "B"),
                        learner = c("logistic", "ridge", "svm"), cost = 1, ...) {
   call <- match.call()
   call[[1L]] <- quote(ps)
-  if (is_learner(learner)) {
-    learner <- validate_ml_learner(learner)
-    if (missing(cost)) cost <- NULL  # the learner's own parameters
-  } else learner <- match.arg(learner)
+  lc <- lp_learner_cost(learner, cost, !missing(cost))
+  learner <- lc$learner
+  cost <- lc$cost
   strategy <- match.arg(strategy)
   if (!is.numeric(p) || length(p) != 1 || is.na(p) || p < 1 || p != round(p))
     stop_arg("'p' must be one whole number >= 1 (label sets with fewer examples are pruned)")

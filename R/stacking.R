@@ -68,9 +68,7 @@ brplus.default <- function(x, y, learner = c("logistic", "ridge", "svm"), cost =
   call <- match.call()
   call[[1L]] <- quote(brplus)
   learner <- match.arg(learner)
-  if (!is.numeric(inner_folds) || length(inner_folds) != 1 || is.na(inner_folds) ||
-      inner_folds < 1 || inner_folds != round(inner_folds))
-    stop_arg("'inner_folds' must be one whole number >= 1")
+  check_whole(inner_folds, "inner_folds", 1, what = "one whole number >= 1")
   xy <- ml_xy(x, if (!missing(y)) y)
   x <- as_features(xy$x)
   y <- as_labels(xy$y, nrow(x), fun = "brplus")

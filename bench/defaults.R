@@ -7,19 +7,19 @@ library(mlss)
 sets <- default_sets()
 f1 <- function(pred, y) ml_metrics(y, pred = pred, measures = c("macro_f1", "micro_f1"))
 for (nm in names(sets)) {
-  d <- sets[[nm]]
-  tr <- d$train
-  x <- d$x
-  y <- trainable_labels(d)
+  tr <- sets[[nm]]$train
+  y <- trainable_labels(sets[[nm]])
+  xtr <- sets[[nm]]$x[tr, ]; ytr <- y[tr, ]      # the training part
+  xte <- sets[[nm]]$x[!tr, ]; yte <- y[!tr, ]    # the test part
   for (meth in c("mlknn", "iblr")) for (sc in c(FALSE, TRUE)) {
-    fit <- suppressWarnings(get(meth)(x[tr, ], y[tr, ], scale = sc))
-    m <- f1(predict(fit, x[!tr, ], type = "score") > 0.5, y[!tr, ])
+    fit <- suppressWarnings(get(meth)(xtr, ytr, scale = sc))
+    m <- f1(predict(fit, xte, type = "score") > 0.5, yte)
     cat(sprintf("%-9s %-6s scale = %-5s macro F1 %.3f micro F1 %.3f\n", nm, meth, sc,
                 m[[1]], m[[2]]))
   }
   for (mu in c(0, 0.5, 1)) {
-    fit <- suppressWarnings(mddm(x[tr, ], y[tr, ], k = 0.9, mu = mu))
-    m <- f1(predict(fit, x[!tr, ], type = "class"), y[!tr, ])
+    fit <- suppressWarnings(mddm(xtr, ytr, k = 0.9, mu = mu))
+    m <- f1(predict(fit, xte, type = "class"), yte)
     cat(sprintf("%-9s mddm   mu = %.1f (k = %d) macro F1 %.3f micro F1 %.3f\n", nm, mu,
                 fit$k, m[[1]], m[[2]]))
   }

@@ -17,13 +17,9 @@
 # BENCH_NO_UTIML=1 (mlss only: utiml's subsets of RAkEL then drawn as utiml
 # draws them, sample(labels, 3) after set.seed(26)).
 source(file.path("bench", "common.R"))
-source(file.path("bench", "utiml_common.R"))
-suppressPackageStartupMessages({
-  library(utiml)
-  library(mldr)
-})
-sets <- strsplit(Sys.getenv("BENCH_SETS", "emotions,scene,yeast,medical"), ",")[[1]]
-methods <- strsplit(Sys.getenv("BENCH_METHODS", "BR,LP,RAkEL,ECC"), ",")[[1]]
+source(file.path("bench", "utiml_common.R"))   # also loads utiml and mldr
+sets <- bench_sets()
+methods <- bench_methods()
 with_e1071 <- Sys.getenv("BENCH_E1071", "0") == "1"
 no_utiml <- Sys.getenv("BENCH_NO_UTIML", "0") == "1"
 out <- Sys.getenv("BENCH_OUT", "")
@@ -31,7 +27,6 @@ rbf <- ml_learner_rbf_svm()   # utiml's "SVM": radial, cost 1, gamma 1/d, Platt,
 learners <- list(rbf = rbf)
 if (with_e1071) learners$e1071 <- ml_learner_e1071()
 
-meas <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
 res <- NULL
 cat("load average:", readLines("/proc/loadavg"), "\n")
 cat(sprintf("%-9s %-30s %-12s %8s %8s %8s %8s %9s %7s\n", "data", "method", "package",
@@ -41,20 +36,13 @@ for (set in sets) {
   for (v in names(sp)) assign(v, sp[[v]])
   ref <- list()
   add <- function(method, pkg, pred, t) {
-    v <- if (is.null(pred)) rep(NA_real_, 4) else
-      unlist(ml_metrics(yte, pred = unname(pred), measures = meas))
     if (pkg == "utiml") ref[[method]] <<- t
     ratio <- if (pkg != "utiml" && !is.null(ref[[method]])) t / ref[[method]] else NA
-    r <- data.frame(set = set, method = method, package = pkg, macro_f1 = v[[1]],
-                    micro_f1 = v[[2]], exact = v[[3]], hamming = v[[4]], cpu = t,
-                    ratio = ratio)
+    r <- bench_row(set, method, pkg, yte, pred, t, out, ratio = ratio)
     cat(sprintf("%-9s %-30s %-12s %8.4f %8.4f %8.4f %8.4f %9.1f %7.2f\n", set, method, pkg,
                 r$macro_f1, r$micro_f1, r$exact, r$hamming, t, ratio))
     flush.console()
     res <<- rbind(res, r)
-    if (nzchar(out))
-      utils::write.table(r, out, sep = ",", append = file.exists(out), row.names = FALSE,
-                         col.names = !file.exists(out))
   }
   ut_raw <- function(model) {
     options(utiml.empty.prediction = TRUE)

@@ -48,28 +48,39 @@ for (r in names(rules)) for (one in c(FALSE, TRUE)) {
 cat("\nTransformations on Mulan's splits (logistic class model, cost 1):\n")
 cat(sprintf("%-9s %-10s %8s %8s %8s %8s %8s\n", "data", "method", "exact", "microF1",
             "macroF1", "Hamming", "CPU s"))
-for (name in c("emotions", "scene")) {
-  dd <- get(name, asNamespace("mlss"))
-  yt <- dd$y[!dd$train, ]
-  set.seed(26)
-  methods <- list(
-    BR = function() br(dd, learner = "logistic"),
-    LP = function() lp(dd),
-    `PS p=3 b=2` = function() ps(dd, p = 3, b = 2),
-    `RAkELo k=3` = function() rakel(dd, k = 3),
-    `RAkELd k=3` = function() rakel(dd, k = 3, mode = "disjoint"),
-    `EBR 10` = function() ebr(dd, n_models = 10),
-    `ECC 10` = function() ecc(dd, n_models = 10))
-  for (mth in names(methods)) {
-    t <- system.time({
-      f <- methods[[mth]]()
-      p <- predict(f, dd, type = "class")
-    })[["user.self"]]
-    v <- unlist(ml_metrics(yt, pred = p, measures = meas))
-    cat(sprintf("%-9s %-10s %8.4f %8.4f %8.4f %8.4f %8.2f\n", name, mth, v[1], v[2], v[3],
-                v[4], t))
+# Each method of methods_of(dd) (functions that fit it on the data set dd)
+# on the training rows of Mulan's split of each of `sets`, scored on its
+# test rows by predict(type = "class"): the measures `meas` and the seconds
+# of fit + predict (`clock`: "user.self" or "elapsed" of system.time()).
+# set.seed(26) once per set, or before each method with seed_each; quiet:
+# the fits' warnings suppressed; width: of the method column.
+score_methods <- function(sets, methods_of, meas, clock, seed_each = FALSE, quiet = FALSE,
+                          width = 10) {
+  for (name in sets) {
+    dd <- get(name, asNamespace("mlss"))
+    yt <- dd$y[!dd$train, ]
+    if (!seed_each) set.seed(26)
+    methods <- methods_of(dd)
+    for (mth in names(methods)) {
+      if (seed_each) set.seed(26)
+      t <- system.time({
+        f <- if (quiet) suppressWarnings(methods[[mth]]()) else methods[[mth]]()
+        p <- predict(f, dd, type = "class")
+      })[[clock]]
+      v <- unlist(ml_metrics(yt, pred = p, measures = meas))
+      cat(sprintf("%-9s %-*s %8.4f %8.4f %8.4f %8.4f %8.2f\n", name, width, mth, v[1], v[2],
+                  v[3], v[4], t))
+    }
   }
 }
+score_methods(c("emotions", "scene"), function(dd) list(
+  BR = function() br(dd, learner = "logistic"),
+  LP = function() lp(dd),
+  `PS p=3 b=2` = function() ps(dd, p = 3, b = 2),
+  `RAkELo k=3` = function() rakel(dd, k = 3),
+  `RAkELd k=3` = function() rakel(dd, k = 3, mode = "disjoint"),
+  `EBR 10` = function() ebr(dd, n_models = 10),
+  `ECC 10` = function() ecc(dd, n_models = 10)), meas, "user.self")
 
 # ---- issue 26, second part: EPS, HOMER, CLR, BR+, DBR beside BR/ECC/RAkEL ----
 # Each on the training rows of Mulan's split, scored on its test rows by its
@@ -81,29 +92,15 @@ cat("\nNew methods beside BR/ECC/RAkEL (logistic, cost 1), Mulan's splits:\n")
 cat(sprintf("%-9s %-12s %8s %8s %8s %8s %8s\n", "data", "method", "macroF1", "microF1",
             "exact", "Hamming", "time s"))
 meas2 <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
-for (name in c("emotions", "yeast", "scene")) {
-  dd <- get(name, asNamespace("mlss"))
-  yt <- dd$y[!dd$train, ]
-  methods <- list(
-    BR = function() br(dd, learner = "logistic"),
-    `ECC 10` = function() ecc(dd, n_models = 10),
-    `RAkELo k=3` = function() rakel(dd, k = 3),
-    `EPS 10` = function() eps(dd, n_models = 10, p = 2, b = 2),
-    `HOMER k=3` = function() homer(dd, k = 3),
-    CLR = function() clr(dd),
-    `BR+ 5-fold` = function() brplus(dd, inner_folds = 5),
-    DBR = function() dbr(dd))
-  for (mth in names(methods)) {
-    set.seed(26)
-    t <- system.time({
-      f <- suppressWarnings(methods[[mth]]())
-      p <- predict(f, dd, type = "class")
-    })[["elapsed"]]
-    v <- unlist(ml_metrics(yt, pred = p, measures = meas2))
-    cat(sprintf("%-9s %-12s %8.4f %8.4f %8.4f %8.4f %8.2f\n", name, mth, v[1], v[2], v[3],
-                v[4], t))
-  }
-}
+score_methods(c("emotions", "yeast", "scene"), function(dd) list(
+  BR = function() br(dd, learner = "logistic"),
+  `ECC 10` = function() ecc(dd, n_models = 10),
+  `RAkELo k=3` = function() rakel(dd, k = 3),
+  `EPS 10` = function() eps(dd, n_models = 10, p = 2, b = 2),
+  `HOMER k=3` = function() homer(dd, k = 3),
+  CLR = function() clr(dd),
+  `BR+ 5-fold` = function() brplus(dd, inner_folds = 5),
+  DBR = function() dbr(dd)), meas2, "elapsed", seed_each = TRUE, quiet = TRUE, width = 12)
 
 # ---- the decision rule chosen in cross-validation (rule = ), scene ----
 # BR (logistic) and CLR, cost in {0.1, 1}, 5 folds of the training rows,

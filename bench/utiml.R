@@ -43,21 +43,10 @@
 # out-of-fold F1 cuts; BENCH_FAST=1 the same SVM without Platt's
 # probabilities.
 source(file.path("bench", "common.R"))
-suppressPackageStartupMessages({
-  library(utiml)
-  library(mldr)
-})
-sets <- strsplit(Sys.getenv("BENCH_SETS", "emotions,scene,yeast,medical"), ",")[[1]]
-methods <- strsplit(Sys.getenv("BENCH_METHODS", "BR,LP,RAkEL,ECC"), ",")[[1]]
-
-source(file.path("bench", "utiml_common.R"))  # load_set(), as_mldr(), cpu(), one_plus(), utiml_lcard()
-
-meas <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
-row <- function(set, method, pkg, yte, pred, t) {
-  v <- unlist(ml_metrics(yte, pred = pred, measures = meas))
-  data.frame(set = set, method = method, package = pkg, macro_f1 = v[[1]], micro_f1 = v[[2]],
-             exact = v[[3]], hamming = v[[4]], cpu = t)
-}
+# load_set(), as_mldr(), cpu(), one_plus(), utiml_lcard(), split_set(); loads utiml and mldr
+source(file.path("bench", "utiml_common.R"))
+sets <- bench_sets()
+methods <- bench_methods()
 
 svm <- ml_learner_e1071()   # utiml's "SVM": radial, cost 1, gamma 1/d, Platt, scaled
 svm_dv <- ml_learner_e1071(probability = FALSE)  # the same SVM's decision values
@@ -86,12 +75,9 @@ for (set in sets) {
   sp <- split_set(set)
   for (v in names(sp)) assign(v, sp[[v]])
   add <- function(method, pkg, pred, t) {
-    r <- row(set, method, pkg, yte, unname(pred), t)
+    r <- bench_row(set, method, pkg, yte, pred, t, out)
     show(r)
     res <<- rbind(res, r)
-    if (nzchar(out))
-      utils::write.table(r, out, sep = ",", append = file.exists(out), row.names = FALSE,
-                         col.names = !file.exists(out))
   }
   # utiml's labels with its "1+" (options(utiml.empty.prediction = FALSE), its
   # default) and without

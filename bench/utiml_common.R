@@ -1,4 +1,29 @@
-# Helpers of bench/utiml.R and bench/rbfsvm.R (mlss against utiml 0.1.7).
+# Helpers of bench/utiml.R and bench/rbfsvm.R (mlss against utiml 0.1.7),
+# which source this after bench/common.R.  It loads utiml and mldr.
+suppressPackageStartupMessages({
+  library(utiml)
+  library(mldr)
+})
+
+# BENCH_SETS and BENCH_METHODS: the data sets and methods a bench runs
+# (comma-separated; all four of each by default)
+bench_sets <- function() strsplit(Sys.getenv("BENCH_SETS", "emotions,scene,yeast,medical"), ",")[[1]]
+bench_methods <- function() strsplit(Sys.getenv("BENCH_METHODS", "BR,LP,RAkEL,ECC"), ",")[[1]]
+
+# One row of results: the test measures of the labels pred (NA for a NULL
+# pred: a method that failed) and the CPU seconds t, with the columns of ...
+# (e.g. a time ratio); appended to the csv file `out` when that is not "".
+bench_measures <- c("macro_f1", "micro_f1", "subset_accuracy", "hamming_loss")
+bench_row <- function(set, method, pkg, yte, pred, t, out = "", ...) {
+  v <- if (is.null(pred)) rep(NA_real_, 4) else
+    unlist(ml_metrics(yte, pred = unname(pred), measures = bench_measures))
+  r <- data.frame(set = set, method = method, package = pkg, macro_f1 = v[[1]],
+                  micro_f1 = v[[2]], exact = v[[3]], hamming = v[[4]], cpu = t, ...)
+  if (nzchar(out))
+    utils::write.table(r, out, sep = ",", append = file.exists(out), row.names = FALSE,
+                       col.names = !file.exists(out))
+  r
+}
 
 load_set <- function(name) {
   if (name %in% c("emotions", "yeast", "scene")) return(getExportedValue("mlss", name))

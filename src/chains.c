@@ -22,8 +22,6 @@ SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init
                              Rf_nrows(init) != ld || Rf_ncols(init) != m))
         Rf_error("internal: init must be a %d x %d double matrix", ld, m);
 
-    const char *names[] = {"W", "iter", "status", "grad_norm", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP W = PROTECT(Rf_allocMatrix(REALSXP, ld, m));
     SEXP gn = PROTECT(Rf_allocVector(REALSXP, m));
     SEXP iters = PROTECT(Rf_allocVector(INTSXP, m));
@@ -34,11 +32,9 @@ SEXP chains_fit(SEXP spec, SEXP y, SEXP cost, SEXP eps, SEXP max_iter, SEXP init
     double *wbuf = (double *) R_alloc((size_t) ld, sizeof(double));
     chain_fit(&X, m, REAL(y), REAL(cost), Rf_asReal(eps), maxit, REAL(W), INTEGER(iters),
               INTEGER(status), REAL(gn), zbuf, wbuf);
-    SET_VECTOR_ELT(res, 0, W);
-    SET_VECTOR_ELT(res, 1, iters);
-    SET_VECTOR_ELT(res, 2, status);
-    SET_VECTOR_ELT(res, 3, gn);
-    UNPROTECT(5);
+    const char *names[] = {"W", "iter", "status", "grad_norm", ""};
+    SEXP res = named_list(names, W, iters, status, gn);
+    UNPROTECT(4);
     return res;
 }
 
@@ -72,8 +68,6 @@ SEXP chains_infer(SEXP A, SEXP G, SEXP method, SEXP width, SEXP samples, SEXP ma
     if (how == 2 && B < 1) Rf_error("internal: the beam width must be >= 1");
     if (how == 3 && S < 1) Rf_error("internal: the number of samples must be >= 1");
 
-    const char *names[] = {"map", "score", "logp", "nodes", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP map = PROTECT(Rf_allocMatrix(INTSXP, n, m));
     SEXP score = PROTECT(Rf_allocMatrix(REALSXP, n, m));
     SEXP logp = PROTECT(Rf_allocVector(REALSXP, n));
@@ -120,11 +114,9 @@ SEXP chains_infer(SEXP A, SEXP G, SEXP method, SEXP width, SEXP samples, SEXP ma
         REAL(nodes)[i] = visited;
     }
     if (how == 3) PutRNGstate();
-    SET_VECTOR_ELT(res, 0, map);
-    SET_VECTOR_ELT(res, 1, score);
-    SET_VECTOR_ELT(res, 2, logp);
-    SET_VECTOR_ELT(res, 3, nodes);
-    UNPROTECT(5);
+    const char *names[] = {"map", "score", "logp", "nodes", ""};
+    SEXP res = named_list(names, map, score, logp, nodes);
+    UNPROTECT(4);
     return res;
 }
 

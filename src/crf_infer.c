@@ -284,18 +284,11 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
         }
     }
     if (any_random) PutRNGstate();
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 12));
-    SEXP parts[] = {marg, map, logZ, logp, bpit, bpdel, gse, cert, nexact, compr, loopyr,
-                    gibbsr};
     const char *names[] = {"marginal", "map", "logZ", "logp", "bp_iter", "bp_delta",
                            "gibbs_se", "map_certified", "exact_labels", "component",
-                           "loopy", "gibbs"};
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 12));
-    for (int k = 0; k < 12; k++) {
-        SET_VECTOR_ELT(out, k, parts[k]);
-        SET_STRING_ELT(nms, k, Rf_mkChar(names[k]));
-    }
-    Rf_setAttrib(out, R_NamesSymbol, nms);
-    UNPROTECT(14);
+                           "loopy", "gibbs", ""};
+    SEXP out = named_list(names, marg, map, logZ, logp, bpit, bpdel, gse, cert, nexact, compr,
+                          loopyr, gibbsr);
+    UNPROTECT(12);
     return out;
 }

@@ -3,6 +3,7 @@
 #include <R.h>
 #include <Rinternals.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "mlss.h"
@@ -259,6 +260,20 @@ SEXP matrix_head(const double *A, int nrow, int cols)
     if ((size_t) nrow * cols > 0) memcpy(REAL(out), A, sizeof(double) * (size_t) nrow * cols);
     UNPROTECT(1);
     return out;
+}
+
+/* The glue's one way to return several results: a list named by `names`
+ * (Rf_mkNamed's array, ending in "") whose elements are the SEXPs after
+ * `names`, as many as there are names, each protected by the caller. */
+SEXP named_list(const char **names, ...)
+{
+    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
+    va_list ap;
+    va_start(ap, names);
+    for (R_xlen_t k = 0; k < XLENGTH(res); k++) SET_VECTOR_ELT(res, k, va_arg(ap, SEXP));
+    va_end(ap);
+    UNPROTECT(1);
+    return res;
 }
 
 SEXP numeric_copy(const double *a, int len)

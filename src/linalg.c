@@ -378,6 +378,45 @@ static int svd_full_thin(int m, int n, double *A, double *s, double *U, double *
     return info;
 }
 
+/* Householder QR (lq = 0, dgeqrf) or LQ (lq = 1, dgelqf) of the n x d
+ * matrix A in place, with LAPACK's workspace query: the reflectors in A and
+ * tau (min(n, d)).  Returns LAPACK's info. */
+static int householder(int lq, int n, int d, double *A, double *tau)
+{
+    int info = 0, lwork = -1;
+    double wq = 0.0;
+    for (int pass = 0; pass < 2; pass++) {   /* the query, then the factorisation */
+        double *work = pass ? (double *) R_alloc((size_t) lwork, sizeof(double)) : &wq;
+        if (lq) F77_CALL(dgelqf)(&n, &d, A, &n, tau, work, &lwork, &info);
+        else F77_CALL(dgeqrf)(&n, &d, A, &n, tau, work, &lwork, &info);
+        if (info != 0) return info;
+        lwork = (int) wq;
+    }
+    return 0;
+}
+
+/* C (rows x cols, leading dimension rows) overwritten by Q'C, Q the product
+ * of the k reflectors of householder() in A (leading dimension lda): dormqr
+ * for a QR (lq = 0), dormlq for an LQ (lq = 1).  Returns LAPACK's info. */
+static int reflectors_t(int lq, int rows, int cols, int k, const double *A, int lda,
+                        const double *tau, double *C)
+{
+    int info = 0, lwork = -1;
+    double wq = 0.0;
+    for (int pass = 0; pass < 2; pass++) {
+        double *work = pass ? (double *) R_alloc((size_t) lwork, sizeof(double)) : &wq;
+        if (lq)
+            F77_CALL(dormlq)("L", "T", &rows, &cols, &k, A, &lda, tau, C, &rows, work, &lwork,
+                             &info FCONE FCONE);
+        else
+            F77_CALL(dormqr)("L", "T", &rows, &cols, &k, A, &lda, tau, C, &rows, work, &lwork,
+                             &info FCONE FCONE);
+        if (info != 0) return info;
+        lwork = (int) wq;
+    }
+    return 0;
+}
+
 /* Thin SVD of the dense n x d matrix A (destroyed), A = U1 diag(s) V1', without
  * forming its Gram matrix, so that small singular values keep their relative
  * accuracy (eps * s_max absolute, not eps * s_max^2 / s_i).  Only what MLLS
@@ -389,8 +428,7 @@ static int svd_full_thin(int m, int n, double *A, double *s, double *U, double *
 int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
                   double *V, double *UtY)
 {
-    int k = n < d ? n : d, info = 0, lwork = -1;
-    double wq = 0.0;
+    int k = n < d ? n : d, info = 0;
     if (k == 0) return 0;
     double *tau = (double *) R_alloc((size_t) k, sizeof(double));
     double *T = (double *) R_alloc((size_t) k * k, sizeof(double));   /* R or L */
@@ -398,23 +436,10 @@ int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
     double *VTs = (double *) R_alloc((size_t) k * k, sizeof(double));
     if (n >= d) {
         double *QtY = (double *) R_alloc((size_t) n * m + 1, sizeof(double));
-        F77_CALL(dgeqrf)(&n, &d, A, &n, tau, &wq, &lwork, &info);
-        if (info != 0) return info;
-        lwork = (int) wq;
-        double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-        F77_CALL(dgeqrf)(&n, &d, A, &n, tau, work, &lwork, &info);
-        if (info != 0) return info;
+        if ((info = householder(0, n, d, A, tau)) != 0) return info;
         if (m > 0) {
             memcpy(QtY, Y, sizeof(double) * (size_t) n * m);
-            lwork = -1;
-            F77_CALL(dormqr)("L", "T", &n, &m, &d, A, &n, tau, QtY, &n, &wq, &lwork,
-                             &info FCONE FCONE);
-            if (info != 0) return info;
-            lwork = (int) wq;
-            work = (double *) R_alloc((size_t) lwork, sizeof(double));
-            F77_CALL(dormqr)("L", "T", &n, &m, &d, A, &n, tau, QtY, &n, work, &lwork,
-                             &info FCONE FCONE);
-            if (info != 0) return info;
+            if ((info = reflectors_t(0, n, m, d, A, n, tau, QtY)) != 0) return info;
         }
         for (int j = 0; j < d; j++)
             for (int i = 0; i < d; i++) T[IDX(i, j, d)] = i <= j ? A[IDX(i, j, n)] : 0.0;
@@ -423,12 +448,7 @@ int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
             for (int i = 0; i < d; i++) V[IDX(i, j, d)] = VTs[IDX(j, i, d)];
         gemm('T', 'N', d, m, d, 1.0, Us, d, QtY, n, 0.0, UtY, d);
     } else {
-        F77_CALL(dgelqf)(&n, &d, A, &n, tau, &wq, &lwork, &info);
-        if (info != 0) return info;
-        lwork = (int) wq;
-        double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-        F77_CALL(dgelqf)(&n, &d, A, &n, tau, work, &lwork, &info);
-        if (info != 0) return info;
+        if ((info = householder(1, n, d, A, tau)) != 0) return info;
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) T[IDX(i, j, n)] = i >= j ? A[IDX(i, j, n)] : 0.0;
         if ((info = svd_full_thin(n, n, T, s, Us, VTs)) != 0) return info;
@@ -436,15 +456,7 @@ int svd_thin_data(int n, int d, double *A, const double *Y, int m, double *s,
         memset(V, 0, sizeof(double) * (size_t) d * n);
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) V[IDX(i, j, d)] = VTs[IDX(j, i, n)];
-        lwork = -1;
-        F77_CALL(dormlq)("L", "T", &d, &n, &n, A, &n, tau, V, &d, &wq, &lwork, &info
-                         FCONE FCONE);
-        if (info != 0) return info;
-        lwork = (int) wq;
-        work = (double *) R_alloc((size_t) lwork, sizeof(double));
-        F77_CALL(dormlq)("L", "T", &d, &n, &n, A, &n, tau, V, &d, work, &lwork, &info
-                         FCONE FCONE);
-        if (info != 0) return info;
+        if ((info = reflectors_t(1, d, n, n, A, n, tau, V)) != 0) return info;
         gemm('T', 'N', n, m, n, 1.0, Us, n, Y, n, 0.0, UtY, n);
     }
     return 0;
@@ -469,17 +481,11 @@ int qr_orthonormalize(int t, int r, double *B)
     double wq = 0.0;
     if (r == 0) return 0;
     double *tau = (double *) R_alloc((size_t) r, sizeof(double));
-    F77_CALL(dgeqrf)(&t, &r, B, &t, tau, &wq, &lwork, &info);
-    if (info != 0) return info;
-    lwork = (int) wq;
-    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
-    F77_CALL(dgeqrf)(&t, &r, B, &t, tau, work, &lwork, &info);
-    if (info != 0) return info;
-    lwork = -1;
+    if ((info = householder(0, t, r, B, tau)) != 0) return info;
     F77_CALL(dorgqr)(&t, &r, &r, B, &t, tau, &wq, &lwork, &info);
     if (info != 0) return info;
     lwork = (int) wq;
-    work = (double *) R_alloc((size_t) lwork, sizeof(double));
+    double *work = (double *) R_alloc((size_t) lwork, sizeof(double));
     F77_CALL(dorgqr)(&t, &r, &r, B, &t, tau, work, &lwork, &info);
     return info;
 }

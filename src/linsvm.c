@@ -26,8 +26,6 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
         Rf_error("internal: the primal start must be a %d x %d double matrix", p, m);
     const double *wt = Rf_isNull(weight) ? NULL : REAL(weight);
 
-    const char *names[] = {"W", "alpha", "iter", "status", "gap", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP W = PROTECT(Rf_allocMatrix(REALSXP, p, m));
     SEXP A = PROTECT(Rf_allocMatrix(REALSXP, n, m));
     SEXP iters = PROTECT(Rf_allocVector(INTSXP, m));
@@ -50,11 +48,8 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
         REAL(gap)[l] = linsvm_relative_gap(&D, yl, wt, C, lss, a, REAL(W) + IDX(0, l, p));
         vmaxset(vmax);
     }
-    SET_VECTOR_ELT(res, 0, W);
-    SET_VECTOR_ELT(res, 1, A);
-    SET_VECTOR_ELT(res, 2, iters);
-    SET_VECTOR_ELT(res, 3, status);
-    SET_VECTOR_ELT(res, 4, gap);
-    UNPROTECT(6);
+    const char *names[] = {"W", "alpha", "iter", "status", "gap", ""};
+    SEXP res = named_list(names, W, A, iters, status, gap);
+    UNPROTECT(5);
     return res;
 }

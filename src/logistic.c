@@ -21,8 +21,6 @@ static SEXP tron_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
         Rf_error("internal: init must be a %d x %d double matrix", p, m);
     const double *wt = Rf_isNull(weight) ? NULL : REAL(weight);
 
-    const char *names[] = {"W", "iter", "status", "objective", "grad_norm", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP W = PROTECT(Rf_allocMatrix(REALSXP, p, m));
     SEXP iters = PROTECT(Rf_allocVector(INTSXP, m));
     SEXP status = PROTECT(Rf_allocVector(INTSXP, m));
@@ -38,12 +36,9 @@ static SEXP tron_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP eps,
         REAL(obj)[l] = tron_objective(&D, yl, wt, REAL(cost)[l], loss, w);
         REAL(gn)[l] = tron_grad_norm(&D, yl, wt, REAL(cost)[l], loss, w);
     }
-    SET_VECTOR_ELT(res, 0, W);
-    SET_VECTOR_ELT(res, 1, iters);
-    SET_VECTOR_ELT(res, 2, status);
-    SET_VECTOR_ELT(res, 3, obj);
-    SET_VECTOR_ELT(res, 4, gn);
-    UNPROTECT(6);
+    const char *names[] = {"W", "iter", "status", "objective", "grad_norm", ""};
+    SEXP res = named_list(names, W, iters, status, obj, gn);
+    UNPROTECT(5);
     return res;
 }
 

@@ -17,6 +17,7 @@ double *centred_targets(SEXP y, int centre, double *mean, label_rows *pos, int *
 double *centre_features(mlss_mat *X, int centre);
 SEXP matrix_head(const double *A, int nrow, int cols);
 SEXP numeric_copy(const double *a, int len);
+SEXP named_list(const char **names, ...);
 void mlss_stop(int status, const char *who);
 
 /* thresholds.c: the chance rule's level passed from R, checked */

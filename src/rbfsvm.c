@@ -43,8 +43,6 @@ SEXP rbfsvm_train_call(SEXP K, SEXP xt, SEXP gamma, SEXP cls, SEXP nclass, SEXP 
         for (R_xlen_t i = 0; i < len; i++) u[i] = unif_rand();
         PutRNGstate();
     }
-    const char *names[] = {"coef", "rows", "rho", "probA", "probB", "status", "sig_status", ""};
-    SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP coef = PROTECT(Rf_allocVector(REALSXP, len));
     SEXP rows = PROTECT(Rf_allocVector(INTSXP, len));
     SEXP rho = PROTECT(Rf_allocVector(REALSXP, P));
@@ -60,14 +58,10 @@ SEXP rbfsvm_train_call(SEXP K, SEXP xt, SEXP gamma, SEXP cls, SEXP nclass, SEXP 
                           prob == TRUE ? REAL(pB) : NULL, &sig, iwork, dwork, cwork);
     int *rr = INTEGER(rows);
     for (R_xlen_t i = 0; i < len; i++) rr[i]++;
-    SET_VECTOR_ELT(res, 0, coef);
-    SET_VECTOR_ELT(res, 1, rows);
-    SET_VECTOR_ELT(res, 2, rho);
-    SET_VECTOR_ELT(res, 3, pA);
-    SET_VECTOR_ELT(res, 4, pB);
-    SET_VECTOR_ELT(res, 5, Rf_ScalarInteger(st));
-    SET_VECTOR_ELT(res, 6, Rf_ScalarInteger(sig));
-    UNPROTECT(6);
+    SEXP status = PROTECT(Rf_ScalarInteger(st)), sig_status = PROTECT(Rf_ScalarInteger(sig));
+    const char *names[] = {"coef", "rows", "rho", "probA", "probB", "status", "sig_status", ""};
+    SEXP res = named_list(names, coef, rows, rho, pA, pB, status, sig_status);
+    UNPROTECT(7);
     return res;
 }
 

@@ -39,11 +39,8 @@ approx_icm <- function(y, node, pair, from, to, maxit = 100) {
 # A dense 10-label graph with strong couplings, where ICM and BP are poor.
 approx_dense_potentials <- function(n, m = 10, sd_pair = 2, seed = 1) {
   set.seed(seed)
-  pairs <- which(upper.tri(diag(m)), arr.ind = TRUE)
-  pairs <- pairs[order(pairs[, 1], pairs[, 2]), , drop = FALSE]
-  E <- nrow(pairs)
-  list(node = matrix(rnorm(n * m), n), pair = matrix(rnorm(n * 3 * E, sd = sd_pair), n),
-       from = pairs[, 1], to = pairs[, 2])
+  P <- dense_potentials(n, m, sd_pair)
+  c(P[c("node", "pair")], list(from = P$pairs[, 1], to = P$pairs[, 2]))
 }
 
 test_that("ICM returns a local optimum: no single-label flip raises the score", {
@@ -76,12 +73,62 @@ test_that("ICM returns a local optimum: no single-label flip raises the score", 
   expect_lte(missed, 3)
 })
 
+# The MAP by enumeration in plain R (m small): the label vector of largest
+# score, with the score of each vector from approx_crf_score().
+approx_brute_map <- function(node, pair, from, to) {
+  m <- length(node)
+  configs <- as.matrix(expand.grid(rep(list(0:1), m)))
+  s <- apply(configs, 1, approx_crf_score, node = node, pair = pair, from = from, to = to)
+  unname(configs[which.max(s), ])
+}
+
+test_that("ICM runs until no flip helps, also where one sweep is not enough", {
+  # A chain L1 - ... - L8 whose last label is pushed on and whose other
+  # labels each lean off (node -a) but gain c > a from a neighbour that is on
+  # (phi(1, 1) = c): the MAP is all on.  ICM sweeps L1..L8 in order, so from
+  # the independent solution (only L8 on) each sweep switches on just one
+  # more label, backwards from L7: it needs 7 sweeps.  With BP cut short
+  # (one sweep, damping 0.99: messages near 0) and no random starts, every
+  # MAP candidate is the independent solution (a tree: no Gibbs sampling),
+  # so only ICM itself can reach the MAP.
+  infer <- get("crf_infer_call", asNamespace("mlss"))
+  m <- 8; n <- 6
+  from <- 1:(m - 1); to <- 2:m
+  set.seed(31)
+  a <- runif(n, 0.5, 1.5)
+  cc <- a * runif(n, 1.1, 1.4)
+  node <- cbind(matrix(-a, n, m - 1), runif(n, 1, 3))
+  pair <- matrix(0, n, 3 * (m - 1))
+  pair[, seq(3, 3 * (m - 1), by = 3)] <- cc
+  ap <- infer(node, pair, from - 1L, to - 1L, "approximate", NULL, 0.99, 1L, 1e-8,
+              starts = 0L)
+  for (i in seq_len(n)) {
+    sc <- function(y) approx_crf_score(y, node[i, ], pair[i, ], from, to)
+    start <- as.numeric(node[i, ] > 0)
+    # the design: one sweep from the start leaves an improving flip
+    one <- approx_icm(start, node[i, ], pair[i, ], from, to, maxit = 1)
+    expect_true(any(vapply(seq_len(m), function(l) {
+      yf <- one; yf[l] <- 1 - yf[l]
+      sc(yf) > sc(one)
+    }, NA)))
+    y <- ap$map[i, ]
+    # a local optimum: no single-label flip raises the score
+    for (l in seq_len(m)) {
+      yf <- y; yf[l] <- 1 - yf[l]
+      expect_lte(sc(yf), sc(y) + 1e-12)
+    }
+    # ICM in plain R, run to the end, and the MAP by enumeration: all on
+    expect_equal(y, approx_icm(start, node[i, ], pair[i, ], from, to))
+    expect_equal(y, approx_brute_map(node[i, ], pair[i, ], from, to))
+    expect_equal(y, rep(1, m))
+  }
+})
+
 test_that("predict.mlcrf()'s approximate MAP of a fit is a local optimum of its potentials", {
-  set.seed(21)
-  n <- 60; d <- 3; m <- 6
-  dat <- crf_random_data(n, d, m)
-  x <- dat$x; y <- dat$y
-  fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
+  m <- 6
+  cf <- crf_random_fit(21, n = 60, d = 3, m = m, lambda_v = 0.01, lambda_w = 0.001,
+                       edges = "full")
+  x <- cf$x; fit <- cf$fit
   newx <- x[1:10, ]
   # (strong edges: the Gibbs marginals may warn about their Monte Carlo error)
   cl <- suppressWarnings(predict(fit, newx, type = "class", inference = "approximate"))
@@ -112,11 +159,9 @@ test_that("loopy BP that does not converge: a warning, the flag, and marginals i
   expect_true(all(ap$bp_delta >= 1e-12))
   expect_true(all(ap$marginal >= 0 & ap$marginal <= 1))
   # through predict(): the warning and the per-instance flag
-  set.seed(22)
-  n <- 60; m <- 6
-  x <- matrix(rnorm(n * 3), n, 3, dimnames = list(NULL, paste0("f", 1:3)))
-  y <- matrix(rbinom(n * m, 1, 0.5), n, m, dimnames = list(NULL, paste0("L", 1:m)))
-  fit <- mlcrf(x, y, lambda_v = 0.01, lambda_w = 0.001, edges = "full")
+  cf <- crf_random_fit(22, n = 60, d = 3, m = 6, lambda_v = 0.01, lambda_w = 0.001,
+                       edges = "full")
+  x <- cf$x; y <- cf$y; fit <- cf$fit
   # (the marginals of a graph with cycles come from Gibbs sampling; BP's
   # log Z is what type = "prob" uses)
   expect_warning(sc <- predict(fit, x[1:4, ], type = "prob", y = y[1:4, ],

@@ -251,39 +251,14 @@ test_that("errors name the file, the line and what is wrong", {
     msg <- error_of(read_mulan(f, labels = "l", ...))
     sub(f, "FILE", msg, fixed = TRUE)
   }
-  expect_identical(err(hdr[1:3]), "FILE: no @data line: the file is truncated or not in ARFF")
-  expect_identical(err(c(hdr, "1,u,0", "2,v")),
-                   "FILE:7: the row has 2 values but the header declares 3 attributes (truncated file?)")
-  expect_identical(err(c(hdr, "{0 1,1 v")),
-                   "FILE:6: a sparse row without its closing '}' (truncated file?)")
-  expect_identical(err(c(hdr, "{0 1,1 v,2 1}", "{0 1,1 v,")),
-                   "FILE:7: a sparse row without its closing '}' (truncated file?)")
-  expect_identical(err(c(hdr, "1,u,0", "x1,u,1")),
-                   "FILE:7: non-numeric value 'x1' in the numeric attribute 'a'")
-  expect_identical(err(c(hdr, "1e,u,0")),
-                   "FILE:6: non-numeric value '1e' in the numeric attribute 'a'")
-  expect_identical(err(c(hdr, "1,w,0")),
-                   "FILE:6: the value 'w' is not a level of the nominal attribute 'b'")
-  expect_identical(err(c(hdr, "{0 1,3 1}")),
-                   "FILE:6: index 3 out of range in a sparse row: the header declares 3 attributes, indices 0 to 2")
-  expect_identical(err(c(hdr, "{0 1,0 2}")), "FILE:6: index 0 appears twice in a sparse row")
-  expect_identical(err(c(hdr, "{0:1}")),
-                   "FILE:6: cannot read '0:1' in a sparse row: expected 'index value'")
-  expect_identical(err(c(hdr, "1,u,0,5")),
-                   "FILE:6: the row has more values than the 3 attributes of the header")
-  expect_identical(err(c(hdr, "1 u,0")),
-                   "FILE:6: expected ',' or the end of the row after the value of 'a', found 'u,0'")
-  expect_identical(err(c(hdr, "1,'u,0")), "FILE:6: a quote is not closed on its line: ''u,0'")
-  expect_identical(err(c(hdr[1:2], "@attribute 'b {u,v}", hdr[4:5])),
-                   "FILE:3: a quote is not closed on its line: ''b {u,v}'")
-  expect_identical(err(c(hdr[1:2], "@attribute b {u,v", hdr[4:5])),
-                   "FILE:3: cannot read this header line ('{u,v')")
-  expect_identical(err(c(hdr[1:2], "@attribute b relational", hdr[4:5])),
-                   paste("FILE:3: the attribute type 'relational' is not supported",
-                         "(numeric, integer, real, nominal {...}, string and date are)"))
-  expect_identical(err(c(hdr[1:2], "a numeric", hdr[3:5])),
-                   "FILE:3: cannot read this header line ('a numeric')")
-  expect_identical(err(c(hdr[1:2], hdr[2:5])), "FILE: the attribute 'a' is declared twice")
+  # the cases, one a row of arff-errors.tsv: a broken file's lines and its error
+  cases <- utils::read.delim(test_path("arff-errors.tsv"), header = FALSE, quote = "",
+                             comment.char = "#", col.names = c("lines", "error"),
+                             colClasses = "character")
+  expect_identical(nrow(cases), 18L)
+  for (k in seq_len(nrow(cases)))
+    expect_identical(err(strsplit(cases$lines[k], "|", fixed = TRUE)[[1]]), cases$error[k],
+                     info = cases$lines[k])
   f <- text_file(hdr)
   xml <- text_file("<labels><label name=\"z\"/></labels>", ".xml")
   expect_identical(error_of(read_mulan(f, xml = xml)),

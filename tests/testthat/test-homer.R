@@ -135,8 +135,7 @@ test_that("HOMER's labels are those of the top-down walk with node models on the
 test_that("cv_homer cross-validates the cost on the engine", {
   pr <- homer_problem(3, n = 60, m = 4)
   set.seed(1)
-  cv <- suppressMessages(cv_homer(pr$x, pr$y, cost = c(0.1, 1), k = 2,
-                                  foldid = rep_len(1:3, 60)))
+  cv <- toolbox_cv(cv_homer, pr, k = 2)
   expect_s3_class(cv, "cv_homer")
   expect_s3_class(cv$fit, "homer")
 })

@@ -25,6 +25,18 @@ centroid_probs <- function(mu, newx) {
   P / rowSums(P)
 }
 
+# centroid_learner() whose class-probability matrices pass through
+# alter(P, newx): a learner that misbehaves in one stated way.
+altered_centroid_learner <- function(alter) {
+  learner <- centroid_learner()
+  inner <- learner$predict
+  learner$predict <- function(model, newx) {
+    P <- inner(model, newx)
+    if (is.matrix(P)) alter(P, newx) else P
+  }
+  learner
+}
+
 # Plain-R LP with the centroid model: classes = distinct label sets (most
 # frequent first, then first seen), one centroid per class, the most
 # probable class's set and the label marginals.
@@ -63,19 +75,14 @@ test_that("lp() with a user's multi-class learner is one multi-class fit on the 
 
 test_that("the multi-class learner's columns are matched to the classes by name", {
   pr <- labelset_problem(seed = 4)
-  rev_learner <- centroid_learner()
-  inner <- rev_learner$predict
-  rev_learner$predict <- function(model, newx) {
-    P <- inner(model, newx)
-    if (is.matrix(P)) P[, rev(seq_len(ncol(P))), drop = FALSE] else P
-  }
+  rev_learner <- altered_centroid_learner(function(P, newx)
+    P[, rev(seq_len(ncol(P))), drop = FALSE])
   fit <- lp(pr$x, pr$y, learner = rev_learner)
   ref <- centroid_lp_reference(pr$x, pr$y, pr$newx)
   expect_equal(unname(predict(fit, pr$newx, type = "score")), unname(ref$score),
                tolerance = 1e-12)
   # a predict that gives no class names is refused
-  bad <- centroid_learner()
-  bad$predict <- function(model, newx) unname(inner(model, newx))
+  bad <- altered_centroid_learner(function(P, newx) unname(P))
   fit2 <- lp(pr$x, pr$y, learner = bad)
   expect_error(predict(fit2, pr$newx), "column names")
 })
@@ -137,13 +144,10 @@ test_that("lp_class_prob() gives the class frequencies where the probabilities a
   pr <- labelset_problem(seed = 8)
   # a multi-class learner whose probabilities underflow to 0 on rows with a
   # negative first feature
-  zero <- centroid_learner()
-  inner <- zero$predict
-  zero$predict <- function(model, newx) {
-    P <- inner(model, newx)
-    if (is.matrix(P)) P[newx[, 1] < 0, ] <- 0
+  zero <- altered_centroid_learner(function(P, newx) {
+    P[newx[, 1] < 0, ] <- 0
     P
-  }
+  })
   fit <- lp(pr$x, pr$y, learner = zero)
   ref <- centroid_lp_reference(pr$x, pr$y, pr$newx)
   keys <- apply(pr$y + 0, 1, paste, collapse = "")
@@ -168,11 +172,7 @@ test_that("lp_class_prob() gives the class frequencies where the probabilities a
   expect_equal(unname(P0), unname(matrix(prior %*% (fit0$sets + 0), nrow(pr$newx),
                                          ncol(pr$y), byrow = TRUE)), tolerance = 1e-12)
   # a class absent from the learner's columns gets 0
-  drop1 <- centroid_learner()
-  drop1$predict <- function(model, newx) {
-    P <- inner(model, newx)
-    if (is.matrix(P)) P[, -1, drop = FALSE] else P
-  }
+  drop1 <- altered_centroid_learner(function(P, newx) P[, -1, drop = FALSE])
   fit1 <- lp(pr$x, pr$y, learner = drop1)
   Q <- ref$P[, -1, drop = FALSE]
   expect_equal(unname(predict(fit1, pr$newx, type = "score")),

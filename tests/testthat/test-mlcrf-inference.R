@@ -48,28 +48,12 @@ ref_bp <- function(node, pair, from, to, iters = 5000, tol = 1e-13) {
   list(marginal = q, logZ = lz, converged = d < tol)
 }
 
-dense_pairs <- function(m) {
-  p <- which(upper.tri(diag(m)), arr.ind = TRUE)
-  p[order(p[, 1], p[, 2]), , drop = FALSE]
-}
-
-# Random potentials of n rows on the complete graph of m labels (node
-# potentials N(0, 1), pair potentials N(0, sd^2)), and the 0-based ends of
-# the edges as the inference takes them.
-dense_potentials <- function(n, m, sd) {
-  pairs <- dense_pairs(m)
-  list(pairs = pairs, node = matrix(rnorm(n * m), n),
-       pair = matrix(rnorm(n * 3 * nrow(pairs), sd = sd), n),
-       f = pairs[, 1] - 1L, t = pairs[, 2] - 1L)
-}
-
 test_that("type = \"prob\" on a component with cycles: the Bethe log Z of BP, no Gibbs", {
   infer <- get("crf_infer_call", asNamespace("mlss"))
   set.seed(41)
   m <- 8; n <- 6
-  pairs <- dense_pairs(m)
-  node <- matrix(rnorm(n * m), n)
-  pair <- matrix(rnorm(n * 3 * nrow(pairs), sd = 0.3), n)
+  g <- dense_potentials(n, m, sd = 0.3)
+  pairs <- g$pairs; node <- g$node; pair <- g$pair
   y <- matrix(rbinom(n * m, 1, 0.5), n) + 0
   ap <- infer(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate", y, 0.5, 2000L,
               1e-12, what = "prob")
@@ -89,11 +73,9 @@ test_that("type = \"prob\" on a component with cycles: the Bethe log Z of BP, no
 })
 
 test_that("type = \"prob\" over a 22-label chain (above the exact limit) is exact", {
-  set.seed(42)
-  n <- 40; d <- 3; m <- 22
-  dat <- crf_random_data(n, d, m)
-  x <- dat$x; y <- dat$y
-  fit <- mlcrf(x, y, lambda_v = 0.1, lambda_w = 0.1, edges = "none")
+  d <- 3; m <- 22
+  cf <- crf_random_fit(42, n = 40, d = d, m = m, lambda_v = 0.1, lambda_w = 0.1, edges = "none")
+  x <- cf$x; y <- cf$y; fit <- cf$fit
   # a chain L1 - L2 - ... - L22 with coefficients drawn here
   fit$edges <- data.frame(from = paste0("L", 1:(m - 1)), to = paste0("L", 2:m),
                           strength = 1, stringsAsFactors = FALSE)

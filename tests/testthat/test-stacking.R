@@ -55,10 +55,18 @@ test_that("DBR fits each label on x and the true other labels, predicts with the
 test_that("cv_brplus and cv_dbr cross-validate the cost on the engine", {
   pr <- labelset_problem(10, n = 60, m = 3)
   set.seed(2)
-  cv <- suppressMessages(cv_brplus(pr$x, pr$y, cost = c(0.1, 1), inner_folds = 2,
-                                   foldid = rep_len(1:3, 60)))
+  cv <- toolbox_cv(cv_brplus, pr, inner_folds = 2)
   expect_s3_class(cv, "cv_brplus")
-  cvd <- suppressMessages(cv_dbr(pr$x, pr$y, cost = c(0.1, 1), foldid = rep_len(1:3, 60)))
+  cvd <- toolbox_cv(cv_dbr, pr)
   expect_s3_class(cvd$fit, "dbr")
   expect_identical(cvd$fit$threshold_source, "oof")
+  # the steps every toolbox cv_*() shares (cv_cost_method()): unknown
+  # arguments refused by name, and the formula interface, which scores the
+  # same data the same way
+  expect_error(toolbox_cv(cv_dbr, pr, bogus = 1), "unknown argument\\(s\\): bogus")
+  df <- data.frame(pr$x, pr$y + 0)
+  cvf <- suppressMessages(cv_dbr(cbind(l1, l2, l3) ~ ., data = df, cost = c(0.1, 1),
+                                 foldid = rep_len(1:3, 60)))
+  expect_s3_class(cvf$fit, "dbr")
+  expect_equal(cvf$cvm, cvd$cvm, tolerance = 1e-12)
 })

@@ -71,7 +71,8 @@ test_that("the thresholds agree with a brute-force search", {
 # predicted), the first (highest) of the best, half-way between the two
 # scores unless that rounds onto the upper one; then "everything predicted"
 # (-Inf) if strictly better and no score is -Inf; then the chance rule
-# (chance_pvalue() below).  Bitwise the same doubles.
+# (chance_pvalue() below).  Bitwise the same doubles.  `rejected`: 1 when the
+# chance rule sent the label to the majority rule.
 f1_rule <- function(s, y, level = 0.05) {
   keep <- !is.na(y)
   s <- s[keep]
@@ -79,8 +80,9 @@ f1_rule <- function(s, y, level = 0.05) {
   npos <- sum(y)
   ntot <- length(y)
   ninf <- sum(s == -Inf)
-  if (npos == 0) return(c(threshold = Inf, f1 = 1))
-  if (npos == ntot) return(c(threshold = -Inf, f1 = 2 * (ntot - ninf) / (ntot - ninf + npos)))
+  if (npos == 0) return(c(threshold = Inf, f1 = 1, rejected = 0))
+  if (npos == ntot)
+    return(c(threshold = -Inf, f1 = 2 * (ntot - ninf) / (ntot - ninf + npos), rejected = 0))
   u <- sort(unique(s), decreasing = TRUE)
   f1 <- vapply(seq_len(length(u) - 1), function(j) {
     pred <- s >= u[j]
@@ -101,9 +103,10 @@ f1_rule <- function(s, y, level = 0.05) {
   }
   keep <- level >= 1 || (best > f1_all &&
                            (ntot * npos > 1e8 || chance_pvalue(ntot, npos, best) <= level))
-  if (keep) return(c(threshold = thr, f1 = best))
+  if (keep) return(c(threshold = thr, f1 = best, rejected = 0))
   # the majority rule ("always" only when no score is -Inf)
-  if (2 * npos >= ntot && ninf == 0) c(threshold = -Inf, f1 = f1_all) else c(threshold = Inf, f1 = 0)
+  if (2 * npos >= ntot && ninf == 0) c(threshold = -Inf, f1 = f1_all, rejected = 1) else
+    c(threshold = Inf, f1 = 0, rejected = 1)
 }
 
 # The probability that random ranks (the npos positives a random subset of
@@ -125,23 +128,13 @@ chance_pvalue <- function(ntot, npos, best) {
 
 f1_rule_matrix <- function(s, y, level = 0.05) {
   res <- vapply(seq_len(ncol(s)), function(l) f1_rule(s[, l], y[, l], level),
-                c(threshold = 0, f1 = 0))
+                c(threshold = 0, f1 = 0, rejected = 0))
   list(threshold = unname(res["threshold", ]), f1 = unname(res["f1", ]))
 }
 
 # Does the chance rule send the label (one column) to the majority rule on
 # these rows?  Its plain F1 maximum against chance_pvalue(), as in f1_rule().
-chance_rejects <- function(s, y, level = 0.05) {
-  keep <- !is.na(y)
-  s <- s[keep]
-  y <- y[keep]
-  npos <- sum(y)
-  ntot <- length(y)
-  if (level >= 1 || npos == 0 || npos == ntot) return(FALSE)
-  best <- f1_rule(s, y, level = 1)[["f1"]]
-  !(best > 2 * npos / (ntot + npos) &&
-      (ntot * npos > 1e8 || chance_pvalue(ntot, npos, best) <= level))
-}
+chance_rejects <- function(s, y, level = 0.05) f1_rule(s, y, level)[["rejected"]] == 1
 
 # The out-of-fold thresholds as the engine must choose them (issue 22): the
 # chance rule decides once per label, on all rows; a label it rejects there
