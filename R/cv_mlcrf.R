@@ -142,8 +142,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, fold_marginals = NULL, prune = c("ebic", "chisq", "none"),
-                     gamma = 0.5, level = 0.01, rule = NULL, ..., maxit) {
+                     path = TRUE, fold_marginals = NULL, prune = c("chisq", "ebic", "none"),
+                     gamma = 0.5, level = 0.001, rule = NULL, ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) {
     cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
@@ -162,7 +162,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   if (!is.numeric(gamma) || length(gamma) != 1 || is.na(gamma) || gamma < 0)
     stop_arg("'gamma' must be one number >= 0 (0.5 by default; 0 is the plain BIC)")
   if (!is.numeric(level) || length(level) != 1 || is.na(level) || level <= 0 || level >= 1)
-    stop_arg("'level' must be one number in (0, 1) (0.01 by default)")
+    stop_arg("'level' must be one number in (0, 1) (0.001 by default)")
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")
   if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)

@@ -40,13 +40,16 @@
 # Environment: MLCRF_BENCH_PARTS ("1,table,2"), MLCRF_BENCH_RUN_FOLDS (10),
 #   MLCRF_BENCH_DATA ("emotions,scene,yeast"), MLCRF_BENCH_METHODS
 #   ("BR,CC,PCC,MLKNN,IBLR,MLCRF"), MLCRF_BENCH_OUT ("bench/mlcrf_folds"),
-#   MLCRF_BENCH_ETA (0.5, part 2 only).
+#   MLCRF_BENCH_ETA (0.5, part 2 only), MLCRF_BENCH_CV_ETA (a comma list:
+#   cv_mlcrf()'s eta grid in part 1; empty: its default).
 source(file.path("bench", "common.R"))
 
 parts <- strsplit(Sys.getenv("MLCRF_BENCH_PARTS", "1,table,2"), ",")[[1]]
 nfolds <- 10
 run_folds <- as.integer(Sys.getenv("MLCRF_BENCH_RUN_FOLDS", "10"))
 eta <- as.numeric(Sys.getenv("MLCRF_BENCH_ETA", "0.5"))
+cv_eta <- Sys.getenv("MLCRF_BENCH_CV_ETA", "")
+cv_eta <- if (nzchar(cv_eta)) as.numeric(strsplit(cv_eta, ",")[[1]]) else eval(formals(cv_mlcrf)$eta)
 sets <- strsplit(Sys.getenv("MLCRF_BENCH_DATA", "emotions,scene,yeast"), ",")[[1]]
 methods <- strsplit(Sys.getenv("MLCRF_BENCH_METHODS", "BR,CC,PCC,MLKNN,IBLR,MLCRF"), ",")[[1]]
 out_dir <- Sys.getenv("MLCRF_BENCH_OUT", file.path("bench", "mlcrf_folds"))
@@ -166,8 +169,8 @@ run_method <- function(group, s, ytr, yte, k) {
   }
   if (group == "MLCRF") {
     set.seed(k)
-    t <- timed(cv <- suppressWarnings(cv_mlcrf(s$tr, ytr, prune = "none", path = FALSE,
-                                               progress = FALSE)))
+    t <- timed(cv <- suppressWarnings(cv_mlcrf(s$tr, ytr, eta = cv_eta, prune = "none",
+                                               path = FALSE, progress = FALSE)))
     # the eBIC candidates as cv_mlcrf(prune = "ebic") makes them: from the CV
     # fit, the weakest edge dropped at a time, stopping where cv_mlcrf() stops
     # (mlcrf_ebic_patience candidates past the least criterion)
@@ -183,9 +186,21 @@ run_method <- function(group, s, ytr, yte, k) {
       fold_measures(yte, predict(f, s$te), predict(f, s$te, type = "prob", y = yte)),
       numeric(5)))
     res$MLCRF_cv <- cm[1, ]
-    res$MLCRF <- cm[mlcrf_pick(cands$pl, cands$edges, nrow(s$tr), ncol(ytr), ncol(s$tr)), ]
+    res$MLCRF_ebic <- cm[mlcrf_pick(cands$pl, cands$edges, nrow(s$tr), ncol(ytr), ncol(s$tr)), ]
+    # prune = "chisq" (the ridge-corrected test per edge, at the default
+    # level), as cv_mlcrf() prunes with it, from the same CV fit
+    t3 <- timed(pc <- suppressWarnings(mlss:::mlcrf_ebic_prune(
+      cv$fit, s$tr, ytr, 1e-6, 2000, eval(formals(cv_mlcrf)$gamma),
+      level = eval(formals(cv_mlcrf)$level))))
+    res$MLCRF_chisq <- fold_measures(yte, predict(pc$fit, s$te),
+                                     predict(pc$fit, s$te, type = "prob", y = yte))
+    res$MLCRF <- if (eval(formals(cv_mlcrf)$prune)[1] == "chisq") res$MLCRF_chisq else
+      res$MLCRF_ebic
     info$MLCRF <- list(cv_seconds = t$elapsed + t2$elapsed, cv_cpu = t$cpu + t2$cpu,
-                       cv_only_cpu = t$cpu, prune_cpu = t2$cpu,
+                       cv_only_cpu = t$cpu, prune_cpu = t2$cpu, chisq_cpu = t3$cpu,
+                       chisq_edges = nrow(pc$fit$edges), chisq_level = eval(formals(cv_mlcrf)$level),
+                       chisq_penalty = pc$penalty,
+                       eta_grid = cv_eta,
                        candidates = data.frame(lambda_w = cv$fit$lambda_w, eta = cv$fit$eta,
                                                edges = cands$edges, pl = cands$pl, cm),
                        n = nrow(s$tr), m = ncol(ytr), d = ncol(s$tr))
