@@ -13,39 +13,60 @@
 #' the model's probability of each validation row's label vector (refused
 #' with missing labels) and `"brier"` on the marginals (see [ml_metrics()]).
 #'
-#' Then, by default (`prune = "ebic"`), weak edges are pruned: from the fit
+#' Then, by default (`prune = "chisq"`), weak edges are pruned: from the fit
 #' at the chosen point, the weakest edge (least strength) is dropped and the
 #' rest refitted on all the rows (stage 2 of [mlcrf()] at the chosen
 #' `lambda_w` and `eta`, warm-started), down to no edge, and the graph of
-#' least extended BIC (Barber and Drton 2015) with the pseudo-likelihood is
-#' kept: \eqn{-2 PL + |E| (K \log n + 4 \gamma \log m)}{-2 PL + |E| (K log n + 4 gamma log m)},
-#' PL the pseudo-log-likelihood of the refit on the n rows, |E| its edges,
-#' K = 3 for `edge_type = "full"` (1 for `"ising"`): each edge counts as its
-#' potential table, not as its (d + 1) K weights, which would remove
-#' true edges (see below).  The elimination stops early once three graphs in
+#' least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
+#' pseudo-log-likelihood of the refit on the n rows and \eqn{c_e}{c_e} the
+#' (1 - `level`) quantile of what edge e would add to 2 PL if it were null: a
+#' likelihood-ratio test per edge.  Its null distribution is that of the
+#' ridge refit, from the chosen fit: with S and J the edge's block of the
+#' pseudo-likelihood's Hessian and of its rows' score cross-products (the
+#' node weights of its two labels projected out: the full potential table's
+#' (0,1) and (1,0) weights overlap with them) and P its ridge
+#' \eqn{2 n \lambda_w (1 - \eta)}{2 n lambda_w (1 - eta)}, a sum of \eqn{\chi^2_1}{chi^2_1} variables
+#' weighted by the eigenvalues of \eqn{(2R - RSR) J}{(2R - RSR) J}, \eqn{R = (S + P)^{-1}}{R = (S + P)^-1}
+#' (J, not S: the pseudo-likelihood is a composite likelihood), taken as the
+#' scaled \eqn{\chi^2}{chi^2} of the same mean and variance (Satterthwaite).  The
+#' mean, the edge's effective number of parameters, was about 10 on the
+#' synthetic designs below (21 weights per edge) and 11 to 29 on emotions
+#' (219 weights per edge), so the ridge keeps the penalty moderate where the
+#' features are many.  `prune = "ebic"` keeps instead the graph of least
+#' extended BIC (Barber and Drton 2015):
+#' \eqn{-2 PL + |E| (K \log n + 4 \gamma \log m)}{-2 PL + |E| (K log n + 4 gamma log m)},
+#' |E| the graph's edges, K = 3 for `edge_type = "full"` (1 for `"ising"`).
+#' The elimination stops early once three graphs in
 #' a row have a larger criterion than the best so far (each refit costs with
 #' many edges).  The chosen point of the grid stays that of the
 #' cross-validation; `fit` is the pruned refit.  A refit at another point
 #' (`predict(cv, s = "1se")`, `predict(cv, lambda_w = ...)`) is pruned the
-#' same way; its fit before pruning is not kept.
+#' same way; its fit before pruning is not kept.  The test costs, per edge,
+#' products of n x (d + 1)(K + 2) matrices and an inverse of order (d + 1) K:
+#' 3 s for the 14 edges of emotions, but slow with thousands of features
+#' (`"ebic"` is then cheaper).
 #'
 #' Structure recovery: on synthetic data drawn from CRFs with known graphs
 #' (bench/mlcrf_structure.R, results in bench/mlcrf_structure.md; 500 rows,
 #' x uniform in \[-1, 1\]^6, 10 seeds per design, couplings of 0.75 on the
 #' labels' signs 2y - 1), these defaults returned exactly the true edge set
-#' in 10, 10, 9 and 10 of 10 seeds on the paper's four three-label designs
-#' (independent labels, a single edge, a chain, a complete graph), against
-#' 9, 9, 0 and 10 for the cross-validated point alone (`prune = "none"`,
-#' whose group lasso keeps the chain's spurious A-C edge); on 5-label
-#' designs a chain 9, a star 6, two disconnected blocks 10 of 10 (without
-#' pruning 6, 3 and 10).  Every error was an extra edge.  `prune =
-#' "chisq"` recovered all 70.  With the couplings of an earlier version of
-#' the designs (on 0/1 labels, which pushes them towards 1), the weakest
-#' true edges were at 2.3 to 3 standard errors, and no rule recovered the
-#' chain in 9 of 10.
-#' Expect the strong edges, and on the paper's small designs usually the exact
-#' graph; on chains, a weak true edge or a spurious edge between labels
-#' linked through a third is the usual error.  For the graph itself, see also
+#' in 10 of 10 seeds on each of the paper's four three-label designs
+#' (independent labels, a single edge, a chain, a complete graph), on three
+#' 5-label designs (a chain, a star, two disconnected blocks) and on an
+#' 8-label chain; in 9 of 10 on 8-label blocks and 3 of 5 on an 8-label star,
+#' whose hub's seven edges show at a median of 2.5 standard errors.  The
+#' eBIC (`prune = "ebic"`, the default before) got 10, 10, 9, 10; 9, 6, 10;
+#' 9; 9 and 2 of 5, and the cross-validated point alone (`prune =
+#' "none"`, whose group lasso keeps spurious edges between labels linked
+#' through a third) 9, 9, 0, 10; 6, 3, 10; 9; 9 and 0 of 5.  On emotions
+#' (rows 1-400 to fit, 401-593 to test; 72 features) the default kept 13 of
+#' the cross-validated graph's 14 edges (test log loss 471.5, as the eBIC;
+#' 468.5 unpruned), on Mulan's split 9 of 14 (501.7; eBIC 500.9 with 13;
+#' unpruned 498.0); the first `"chisq"`, which counted all (d + 1) K = 219
+#' weights of an edge as degrees of freedom, removed all 14 (530.4).
+#' Expect the exact graph when every true edge stands out at about four
+#' standard errors or more; below that, a weak edge may be lost, or an edge
+#' between two labels linked through a third kept.  For the graph itself, see also
 #' [mlcrf_stability()].  `plot(cv, type = "path")` draws the edge
 #' strengths along the path ([plot.cv_mlcrf()]).
 #'
@@ -96,21 +117,16 @@
 #'   rules) then predicts by the chosen rule.  Rules need a measure of label
 #'   sets: with `rule`, `measure = NULL` means `"macro_f1"`.  See [cv_eps()],
 #'   section Decision rules, and [ml_decide()].
-#' @param prune `"ebic"` (the default): prune the chosen fit's weak edges by
-#'   the extended BIC (see Details); `"chisq"`: by the same elimination, but
-#'   an edge stays only when dropping it raises -2 PL by more than the
-#'   (1 - `level`) quantile of \eqn{\chi^2}{chi^2} with the edge's (d + 1) K
-#'   weights as degrees of freedom; `"none"`: keep the fit at the
-#'   cross-validated point.  `"chisq"` recovers the synthetic graphs best
-#'   (70 of 70 in bench/mlcrf_structure.md, against 64 for `"ebic"`), but its
-#'   penalty grows with the features: on emotions (72 features, a training
-#'   part of 400 rows) it removed all 14 edges, and the test part's log loss
-#'   rose from 471.5 (`"ebic"`, 13 edges) to 530.4, hence not the default.
+#' @param prune `"chisq"` (the default): prune the chosen fit's weak edges by
+#'   a likelihood-ratio test per edge against its null distribution under the
+#'   ridge refit (see Details); `"ebic"`: by the same elimination, but with the
+#'   extended BIC; `"none"`: keep the fit at the cross-validated point.
 #' @param gamma The extended BIC's \eqn{\gamma}{gamma} (0 is the BIC; Barber
 #'   and Drton use 0.25 to 1): 0.5 by default.  On the synthetic designs,
 #'   0.5 and 1 recovered the graphs equally often, 0 once less.
-#' @param level The level of `prune = "chisq"`'s test per edge (0.01 by
-#'   default).
+#' @param level The level of `prune = "chisq"`'s test per edge (0.001 by
+#'   default; 0.01 recovered the synthetic graphs less often: 9 and 8 of 10 on
+#'   the 5-label chain and star, 10 at 0.001).
 #' @param progress Report progress: a message per step (the choice of
 #'   `lambda_v`, the grid, the pruning, the path) and the engine's progress
 #'   bar over the folds and grid points.
@@ -119,12 +135,11 @@
 #'   `lambda_w_best`, `eta_best`, ..., `fit`), `fit` being the [mlcrf()] fit on
 #'   all the data at the chosen point, plus `lambda_v` and (with `path = TRUE`)
 #'   `path`: a list of `lambda_w`, `eta` and `strength`, the pairs x path
-#'   matrix of edge strengths.  With `prune = "ebic"`, also `fit_cv` (the fit
-#'   at the chosen point before pruning), `gamma` and `ebic`: a data frame of
-#'   the candidates (`edges`, `pseudo_loglik`, `ebic`), from the chosen graph
-#'   down to no edge (or to where the elimination stopped).  With
-#'   `prune = "chisq"`, `fit_cv`, `level` and `ebic` with the column
-#'   `criterion` in place of `ebic`.
+#'   matrix of edge strengths.  With `prune = "chisq"` or `"ebic"`, also `fit_cv` (the fit
+#'   at the chosen point before pruning), `level` or `gamma`, and `ebic`: a data
+#'   frame of the candidates (`edges`, `pseudo_loglik`, and `criterion` or
+#'   `ebic`), from the chosen graph down to no edge (or to where the
+#'   elimination stopped).
 #' @references Barber R. F. and Drton M. (2015). High-dimensional Ising model
 #'   selection with Bayesian information criteria. Electronic Journal of
 #'   Statistics 9(1), 567-607.
