@@ -179,6 +179,22 @@ test_that("the edge blocks of prune = 'chisq' are the pseudo-likelihood's Hessia
   }
 })
 
+test_that("the null distribution per edge is the same for a sparse x", {
+  # a column with a large mean: the sparse route keeps a shift per column
+  set.seed(3)
+  n <- 150
+  x <- matrix(rbinom(n * 5, 1, 0.3) * runif(n * 5), n, 5)
+  x[, 1] <- x[, 1] + 3
+  y <- cbind(a = runif(n) < plogis(x[, 2]), b = runif(n) < 0.5, c = runif(n) < plogis(-x[, 3]))
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  f1 <- suppressWarnings(mlcrf(x, y, lambda_v = 0.05, lambda_w = 0.02, eta = 0.5,
+                               edges = "full", tol = 1e-10))
+  f2 <- suppressWarnings(mlcrf(xs, y, lambda_v = 0.05, lambda_w = 0.02, eta = 0.5,
+                               edges = "full", tol = 1e-10))
+  expect_equal(mlss:::mlcrf_edge_null(f2, xs, y), mlss:::mlcrf_edge_null(f1, x, y),
+               tolerance = 1e-6)
+})
+
 test_that("a null edge's gain in 2 PL follows mlcrf_edge_null()'s mean and variance", {
   # reference: simulation.  Two labels independent given x; the gain of the
   # ridge refit with the edge over the fit without it (the independent
