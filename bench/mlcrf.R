@@ -176,8 +176,8 @@ run_method <- function(group, s, ytr, yte, k) {
     # fit, the weakest edge dropped at a time, stopping where cv_mlcrf() stops
     # (mlcrf_ebic_patience candidates past the least criterion)
     K <- if (cv$fit$edge_type == "full") 3 else 1
-    crit <- function(pl, E) mlss:::mlcrf_ebic(pl, E, nrow(s$tr), ncol(ytr), ncol(s$tr), K,
-                                              eval(formals(cv_mlcrf)$gamma))
+    crit <- function(pl, kept) mlss:::mlcrf_ebic(pl, lengths(kept), nrow(s$tr), ncol(ytr),
+                                                 ncol(s$tr), K, eval(formals(cv_mlcrf)$gamma))
     cands <- NULL
     t2 <- timed(cands <- suppressWarnings(mlss:::mlcrf_ebic_candidates(
       cv$fit, s$tr, ytr, 1e-6, 2000, crit, mlss:::mlcrf_ebic_patience)))
