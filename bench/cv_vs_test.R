@@ -142,12 +142,17 @@ if (!nzchar(Sys.getenv("CV_TABLE"))) {
   res <- do.call(rbind, lapply(files, function(f) {
     r <- readRDS(f)
     attr(r, "cv") <- NULL
-    r
+    if (is.null(r$measure)) {  # the results before session 34: macro F1
+      r$measure <- "macro_f1"
+      r$test_macro_f1 <- r$test
+    }
+    r[, c("data", "method", "cvm", "se", "test", "measure", "test_macro_f1", "cpu", "seconds",
+          "chosen", "one_se", "one_se_ok", "gap", "within")]
   }))
   res <- res[order(match(res$data, c("emotions", "yeast", "scene")), res$method), ]
   res$abs_gap <- abs(res$gap)
-  tab <- res[, c("data", "method", "cvm", "se", "test", "abs_gap", "within", "one_se_ok",
-                 "chosen", "cpu")]
+  tab <- res[, c("data", "method", "measure", "cvm", "se", "test", "abs_gap", "within",
+                 "one_se_ok", "chosen", "cpu")]
   print(tab, digits = 3, row.names = FALSE)
   out <- Sys.getenv("CV_OUT", "bench/cv_vs_test_results.md")
   writeLines(c("```", utils::capture.output(print(tab, digits = 3, row.names = FALSE)), "```"),
