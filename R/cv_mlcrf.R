@@ -53,12 +53,12 @@
 #' in 10 of 10 seeds on each of the paper's four three-label designs
 #' (independent labels, a single edge, a chain, a complete graph), on three
 #' 5-label designs (a chain, a star, two disconnected blocks) and on an
-#' 8-label chain; in 9 of 10 on 8-label blocks and 3 of 5 on an 8-label star,
+#' 8-label chain; in 9 of 10 on 8-label blocks and 6 of 10 on an 8-label star,
 #' whose hub's seven edges show at a median of 2.5 standard errors.  The
 #' eBIC (`prune = "ebic"`, the default before) got 10, 10, 9, 10; 9, 6, 10;
-#' 9; 9 and 2 of 5, and the cross-validated point alone (`prune =
+#' 9; 9 and 2 of 10, and the cross-validated point alone (`prune =
 #' "none"`, whose group lasso keeps spurious edges between labels linked
-#' through a third) 9, 9, 0, 10; 6, 3, 10; 9; 9 and 0 of 5.  On emotions
+#' through a third) 9, 9, 0, 10; 6, 3, 10; 9; 9 and 0 of 10.  On emotions
 #' (rows 1-400 to fit, 401-593 to test; 72 features) the default kept 13 of
 #' the cross-validated graph's 14 edges (test log loss 471.5, as the eBIC;
 #' 468.5 unpruned), on Mulan's split 9 of 14 (501.7; eBIC 500.9 with 13;
