@@ -113,6 +113,9 @@ test_that("the default cv_mlcrf() recovers the paper's synthetic graphs", {
                                                      path = FALSE)))
     expect_identical(sort(paste(cv$fit$edges$from, cv$fit$edges$to, sep = "~")),
                      truth[[design]], info = paste(design, seed))
+    # the documented default level (0.01 recovered the 5-label chain and star
+    # of bench/mlcrf_structure.md less often)
+    expect_identical(cv$level, 0.001)
     if (design == "chain" && seed == 2) {
       pr <- suppressWarnings(mlss:::mlcrf_ebic_prune(cv$fit_cv, d$x, d$y, 1e-5, 2000, 0.5))
       expect_identical(sort(paste(pr$fit$edges$from, pr$fit$edges$to, sep = "~")),
