@@ -13,39 +13,60 @@
 #' the model's probability of each validation row's label vector (refused
 #' with missing labels) and `"brier"` on the marginals (see [ml_metrics()]).
 #'
-#' Then, by default (`prune = "ebic"`), weak edges are pruned: from the fit
+#' Then, by default (`prune = "chisq"`), weak edges are pruned: from the fit
 #' at the chosen point, the weakest edge (least strength) is dropped and the
 #' rest refitted on all the rows (stage 2 of [mlcrf()] at the chosen
 #' `lambda_w` and `eta`, warm-started), down to no edge, and the graph of
-#' least extended BIC (Barber and Drton 2015) with the pseudo-likelihood is
-#' kept: \eqn{-2 PL + |E| (K \log n + 4 \gamma \log m)}{-2 PL + |E| (K log n + 4 gamma log m)},
-#' PL the pseudo-log-likelihood of the refit on the n rows, |E| its edges,
-#' K = 3 for `edge_type = "full"` (1 for `"ising"`): each edge counts as its
-#' potential table, not as its (d + 1) K weights, which would remove
-#' true edges (see below).  The elimination stops early once three graphs in
+#' least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
+#' pseudo-log-likelihood of the refit on the n rows and \eqn{c_e}{c_e} the
+#' (1 - `level`) quantile of what edge e would add to 2 PL if it were null: a
+#' likelihood-ratio test per edge.  Its null distribution is that of the
+#' ridge refit, from the chosen fit: with S and J the edge's block of the
+#' pseudo-likelihood's Hessian and of its rows' score cross-products (the
+#' node weights of its two labels projected out: the full potential table's
+#' (0,1) and (1,0) weights overlap with them) and P its ridge
+#' \eqn{2 n \lambda_w (1 - \eta)}{2 n lambda_w (1 - eta)}, a sum of \eqn{\chi^2_1}{chi^2_1} variables
+#' weighted by the eigenvalues of \eqn{(2R - RSR) J}{(2R - RSR) J}, \eqn{R = (S + P)^{-1}}{R = (S + P)^-1}
+#' (J, not S: the pseudo-likelihood is a composite likelihood), taken as the
+#' scaled \eqn{\chi^2}{chi^2} of the same mean and variance (Satterthwaite).  The
+#' mean, the edge's effective number of parameters, was about 10 on the
+#' synthetic designs below (21 weights per edge) and 11 to 29 on emotions
+#' (219 weights per edge), so the ridge keeps the penalty moderate where the
+#' features are many.  `prune = "ebic"` keeps instead the graph of least
+#' extended BIC (Barber and Drton 2015):
+#' \eqn{-2 PL + |E| (K \log n + 4 \gamma \log m)}{-2 PL + |E| (K log n + 4 gamma log m)},
+#' |E| the graph's edges, K = 3 for `edge_type = "full"` (1 for `"ising"`).
+#' The elimination stops early once three graphs in
 #' a row have a larger criterion than the best so far (each refit costs with
 #' many edges).  The chosen point of the grid stays that of the
 #' cross-validation; `fit` is the pruned refit.  A refit at another point
 #' (`predict(cv, s = "1se")`, `predict(cv, lambda_w = ...)`) is pruned the
-#' same way; its fit before pruning is not kept.
+#' same way; its fit before pruning is not kept.  The test costs, per edge,
+#' products of n x (d + 1)(K + 2) matrices and an inverse of order (d + 1) K:
+#' 3 s for the 14 edges of emotions, but slow with thousands of features
+#' (`"ebic"` is then cheaper).
 #'
 #' Structure recovery: on synthetic data drawn from CRFs with known graphs
 #' (bench/mlcrf_structure.R, results in bench/mlcrf_structure.md; 500 rows,
 #' x uniform in \[-1, 1\]^6, 10 seeds per design, couplings of 0.75 on the
 #' labels' signs 2y - 1), these defaults returned exactly the true edge set
-#' in 10, 10, 9 and 10 of 10 seeds on the paper's four three-label designs
-#' (independent labels, a single edge, a chain, a complete graph), against
-#' 9, 9, 0 and 10 for the cross-validated point alone (`prune = "none"`,
-#' whose group lasso keeps the chain's spurious A-C edge); on 5-label
-#' designs a chain 9, a star 6, two disconnected blocks 10 of 10 (without
-#' pruning 6, 3 and 10).  Every error was an extra edge.  `prune =
-#' "chisq"` recovered all 70.  With the couplings of an earlier version of
-#' the designs (on 0/1 labels, which pushes them towards 1), the weakest
-#' true edges were at 2.3 to 3 standard errors, and no rule recovered the
-#' chain in 9 of 10.
-#' Expect the strong edges, and on the paper's small designs usually the exact
-#' graph; on chains, a weak true edge or a spurious edge between labels
-#' linked through a third is the usual error.  For the graph itself, see also
+#' in 10 of 10 seeds on each of the paper's four three-label designs
+#' (independent labels, a single edge, a chain, a complete graph), on three
+#' 5-label designs (a chain, a star, two disconnected blocks) and on an
+#' 8-label chain; in 9 of 10 on 8-label blocks and 6 of 10 on an 8-label star,
+#' whose hub's seven edges show at a median of 2.5 standard errors.  The
+#' eBIC (`prune = "ebic"`, the default before) got 10, 10, 9, 10; 9, 6, 10;
+#' 9; 9 and 2 of 10, and the cross-validated point alone (`prune =
+#' "none"`, whose group lasso keeps spurious edges between labels linked
+#' through a third) 9, 9, 0, 10; 6, 3, 10; 9; 9 and 0 of 10.  On emotions
+#' (rows 1-400 to fit, 401-593 to test; 72 features) the default kept 13 of
+#' the cross-validated graph's 14 edges (test log loss 471.5, as the eBIC;
+#' 468.5 unpruned), on Mulan's split 9 of 14 (501.7; eBIC 500.9 with 13;
+#' unpruned 498.0); the first `"chisq"`, which counted all (d + 1) K = 219
+#' weights of an edge as degrees of freedom, removed all 14 (530.4).
+#' Expect the exact graph when every true edge stands out at about four
+#' standard errors or more; below that, a weak edge may be lost, or an edge
+#' between two labels linked through a third kept.  For the graph itself, see also
 #' [mlcrf_stability()].  `plot(cv, type = "path")` draws the edge
 #' strengths along the path ([plot.cv_mlcrf()]).
 #'
@@ -60,7 +81,10 @@
 #' @param lambda_w The path of edge penalties; by default `nlambda` values
 #'   from `lambda_max` (the smallest that removes every edge, the largest over
 #'   the values of `eta`) down to `lambda_max / 100`, evenly on a log scale.
-#' @param eta The values of the group elastic-net mix to try.
+#' @param eta The values of the group elastic-net mix to try.  A wider grid,
+#'   c(0.1, 0.25, 0.5, 1), chose 0.1 or 0.25 on all of emotions' 10 folds but
+#'   did not improve the pruned fit (log loss -0.2, se 0.2; exact match
+#'   -0.010; bench/mlcrf_structure.md), so the default stays c(0.5, 1).
 #' @param nlambda The length of the default path.
 #' @param measure The measure that chooses the point (see [ml_metrics()]):
 #'   by default `"log_loss"`, the held-out negative log-likelihood of each
@@ -96,21 +120,16 @@
 #'   rules) then predicts by the chosen rule.  Rules need a measure of label
 #'   sets: with `rule`, `measure = NULL` means `"macro_f1"`.  See [cv_eps()],
 #'   section Decision rules, and [ml_decide()].
-#' @param prune `"ebic"` (the default): prune the chosen fit's weak edges by
-#'   the extended BIC (see Details); `"chisq"`: by the same elimination, but
-#'   an edge stays only when dropping it raises -2 PL by more than the
-#'   (1 - `level`) quantile of \eqn{\chi^2}{chi^2} with the edge's (d + 1) K
-#'   weights as degrees of freedom; `"none"`: keep the fit at the
-#'   cross-validated point.  `"chisq"` recovers the synthetic graphs best
-#'   (70 of 70 in bench/mlcrf_structure.md, against 64 for `"ebic"`), but its
-#'   penalty grows with the features: on emotions (72 features, a training
-#'   part of 400 rows) it removed all 14 edges, and the test part's log loss
-#'   rose from 471.5 (`"ebic"`, 13 edges) to 530.4, hence not the default.
+#' @param prune `"chisq"` (the default): prune the chosen fit's weak edges by
+#'   a likelihood-ratio test per edge against its null distribution under the
+#'   ridge refit (see Details); `"ebic"`: by the same elimination, but with the
+#'   extended BIC; `"none"`: keep the fit at the cross-validated point.
 #' @param gamma The extended BIC's \eqn{\gamma}{gamma} (0 is the BIC; Barber
 #'   and Drton use 0.25 to 1): 0.5 by default.  On the synthetic designs,
 #'   0.5 and 1 recovered the graphs equally often, 0 once less.
-#' @param level The level of `prune = "chisq"`'s test per edge (0.01 by
-#'   default).
+#' @param level The level of `prune = "chisq"`'s test per edge (0.001 by
+#'   default; 0.01 recovered the synthetic graphs less often: 9 and 8 of 10 on
+#'   the 5-label chain and star, 10 at 0.001).
 #' @param progress Report progress: a message per step (the choice of
 #'   `lambda_v`, the grid, the pruning, the path) and the engine's progress
 #'   bar over the folds and grid points.
@@ -119,12 +138,11 @@
 #'   `lambda_w_best`, `eta_best`, ..., `fit`), `fit` being the [mlcrf()] fit on
 #'   all the data at the chosen point, plus `lambda_v` and (with `path = TRUE`)
 #'   `path`: a list of `lambda_w`, `eta` and `strength`, the pairs x path
-#'   matrix of edge strengths.  With `prune = "ebic"`, also `fit_cv` (the fit
-#'   at the chosen point before pruning), `gamma` and `ebic`: a data frame of
-#'   the candidates (`edges`, `pseudo_loglik`, `ebic`), from the chosen graph
-#'   down to no edge (or to where the elimination stopped).  With
-#'   `prune = "chisq"`, `fit_cv`, `level` and `ebic` with the column
-#'   `criterion` in place of `ebic`.
+#'   matrix of edge strengths.  With `prune = "chisq"` or `"ebic"`, also `fit_cv` (the fit
+#'   at the chosen point before pruning), `level` or `gamma`, and `ebic`: a data
+#'   frame of the candidates (`edges`, `pseudo_loglik`, and `criterion` or
+#'   `ebic`), from the chosen graph down to no edge (or to where the
+#'   elimination stopped).
 #' @references Barber R. F. and Drton M. (2015). High-dimensional Ising model
 #'   selection with Bayesian information criteria. Electronic Journal of
 #'   Statistics 9(1), 567-607.
@@ -142,8 +160,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, fold_marginals = NULL, prune = c("ebic", "chisq", "none"),
-                     gamma = 0.5, level = 0.01, rule = NULL, ..., maxit) {
+                     path = TRUE, fold_marginals = NULL, prune = c("chisq", "ebic", "none"),
+                     gamma = 0.5, level = 0.001, rule = NULL, ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) {
     cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
@@ -162,7 +180,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   if (!is.numeric(gamma) || length(gamma) != 1 || is.na(gamma) || gamma < 0)
     stop_arg("'gamma' must be one number >= 0 (0.5 by default; 0 is the plain BIC)")
   if (!is.numeric(level) || length(level) != 1 || is.na(level) || level <= 0 || level >= 1)
-    stop_arg("'level' must be one number in (0, 1) (0.01 by default)")
+    stop_arg("'level' must be one number in (0, 1) (0.001 by default)")
   if (!is.numeric(eta) || !length(eta) || anyNA(eta) || any(eta < 0 | eta > 1))
     stop_arg("'eta' must be values in [0, 1]")
   if (!is.numeric(nlambda) || length(nlambda) != 1 || is.na(nlambda) || nlambda < 1)
@@ -256,161 +274,4 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                                                    edge_type, tol, max_iter))
   }
   cv
-}
-
-# The measures computed from the fold marginals (cv_mlcrf()'s fold_marginals).
-mlcrf_marginal_measures <- function() {
-  tab <- measure_table()
-  c(tab$name[tab$needs == "score"], "brier")
-}
-
-# The pseudo-log-likelihood sum_i sum_l log p(y_il | y_i,-l, x_i) of a fit on
-# the rows (x, y): each label's conditional log-odds is its node term plus,
-# per edge, the difference of the edge potentials at the neighbour's value.
-mlcrf_pseudo_loglik <- function(fit, x, y) {
-  pot <- mlcrf_potentials(fit, x)
-  y <- y + 0
-  z <- pot$node
-  for (e in seq_along(pot$from)) {
-    a <- pot$from[e] + 1L
-    b <- pot$to[e] + 1L
-    c01 <- pot$pair[, 3L * e - 2L]
-    c10 <- pot$pair[, 3L * e - 1L]
-    c11 <- pot$pair[, 3L * e]
-    z[, a] <- z[, a] + y[, b] * (c11 - c01) + (1 - y[, b]) * c10
-    z[, b] <- z[, b] + y[, a] * (c11 - c10) + (1 - y[, a]) * c01
-  }
-  sum(y * stats::plogis(z, log.p = TRUE) + (1 - y) * stats::plogis(-z, log.p = TRUE))
-}
-
-# The extended BIC of a fit with the pseudo-likelihood (Barber and Drton
-# 2015): -2 PL + |E| (df log n + 4 gamma log m), df the parameters counted per
-# edge: "K" (its potential table: 3 for full edges, 1 for Ising ones), "q"
-# (all its (d + 1) K weights) or a number.
-mlcrf_ebic <- function(pl, E, n, m, d, K, gamma, df = mlcrf_ebic_df) {
-  if (is.character(df)) df <- switch(df, K = K, q = (d + 1) * K)
-  -2 * pl + E * (df * log(n) + 4 * gamma * log(m))
-}
-mlcrf_ebic_df <- "K"
-
-# prune = "chisq": -2 PL + |E| c, c the (1 - level) quantile of chi^2 with an
-# edge's (d + 1) K weights as degrees of freedom: an edge stays when dropping
-# it costs more than a likelihood-ratio test of its weights at `level` allows.
-mlcrf_chisq_crit <- function(pl, E, d, K, level)
-  -2 * pl + E * stats::qchisq(1 - level, (d + 1) * K)
-
-# Stage 2 of mlcrf() on the edges `keep` (indices into prep's pairs) at the
-# penalties of `fit`, the edge ridge lambda_w (1 - eta2), from th0 (nodes,
-# then the K columns of each kept edge): an mlcrf object.
-mlcrf_refit_edges <- function(fit, prep, x, y, keep, th0, eta2, tol, max_iter) {
-  s2 <- mlcrf_call_fit(prep, keep, unname(fit$lambda_v), fit$lambda_w, eta2, th0, 2L, tol,
-                       max_iter)
-  if (s2$status == 2L) stop("cv_mlcrf: the L-BFGS refit failed", call. = FALSE)
-  if (s2$status == 1L)
-    warn_not_converged_msg("cv_mlcrf: a refit of the pruning did not converge in ",
-                           "'max_iter' = ", max_iter, " iterations")
-  m <- prep$m
-  stage1 <- matrix(0, prep$d + 1L, m + length(prep$from) * prep$K)
-  stage1[, c(seq_len(m), edge_columns(prep, keep))] <- s2$theta
-  res <- list(theta = s2$theta, keep = keep, stage1 = stage1, lambda_v = unname(fit$lambda_v),
-              lambda_w = fit$lambda_w, eta = fit$eta, lambda_max = fit$lambda_max,
-              edge_mode = "learn", convergence = list(stage2 = s2[c("status", "iter", "objective")]))
-  mlcrf_object(res, prep, x, y, fit$call)
-}
-
-# The candidates of cv_mlcrf(prune = "ebic"): backward elimination from the
-# chosen fit, on all the rows: the weakest edge (least strength) of the
-# current graph is dropped and the rest refitted (stage 2 of mlcrf() at the
-# chosen lambda_w and eta, warm-started from the current refit), down to no
-# edge (or until `crit`, a function of the pseudo-log-likelihoods and edge
-# counts, has been above its minimum for `patience` graphs in a row); each
-# graph's pseudo-log-likelihood on those rows.  (Refits with
-# almost no edge ridge instead, lambda_w / 1000, recovered the synthetic
-# graphs no better: bench/mlcrf_structure.md.)
-mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patience = Inf,
-                                  ridge = NULL) {
-  prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
-  pairs <- paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~")
-  keep <- match(paste(fit$edges$from, fit$edges$to, sep = "~"), pairs)
-  m <- prep$m
-  K <- prep$K
-  eta2 <- min(fit$eta, 1 - 1e-3)  # as the refit of mlcrf() (stage 2)
-  # ridge: the refits' edge ridge as a fraction of lambda_w (NULL: as mlcrf())
-  if (!is.null(ridge)) eta2 <- 1 - ridge
-  cur <- if (is.null(ridge)) fit else
-    mlcrf_refit_edges(fit, prep, x, y, keep, fit$theta, eta2, tol, max_iter)
-  fits <- list(cur)
-  pl <- mlcrf_pseudo_loglik(cur, x, y)
-  while (length(keep)) {
-    if (!is.null(crit)) {  # stop once `patience` graphs in a row are worse than the best
-      v <- crit(pl, vapply(fits, function(f) nrow(f$edges), 0L))
-      if (length(v) > patience && all(utils::tail(v, patience) > min(v))) break
-    }
-    drop <- which.min(cur$edges$strength)
-    th0 <- cur$theta[, -(m + (drop - 1L) * K + seq_len(K)), drop = FALSE]
-    keep <- keep[-drop]
-    cur <- mlcrf_refit_edges(fit, prep, x, y, keep, th0, eta2, tol, max_iter)
-    fits[[length(fits) + 1L]] <- cur
-    pl <- c(pl, mlcrf_pseudo_loglik(cur, x, y))
-  }
-  list(fits = fits, pl = pl, edges = vapply(fits, function(f) nrow(f$edges), 0L), eta2 = eta2)
-}
-
-# The held-out pseudo-log-likelihood of each candidate graph of
-# mlcrf_ebic_candidates() (`cand`): per fold of `foldid`, the graph refitted
-# on the other folds' rows (stage 2 at the penalties of cand$fits[[1]], the
-# refits' ridge, warm-started from the candidate's fit on all rows) and its
-# pseudo-log-likelihood on the fold's rows: a candidates x folds matrix.
-mlcrf_cv_candidates <- function(cand, x, y, foldid, tol, max_iter) {
-  fit <- cand$fits[[1]]
-  nf <- max(foldid)
-  out <- matrix(NA_real_, length(cand$fits), nf)
-  for (k in seq_len(nf)) {
-    tr <- foldid != k
-    prep <- mlcrf_prepare(x[tr, , drop = FALSE], y[tr, , drop = FALSE] + 0, fit$edge_type)
-    pairs <- paste(prep$labels[prep$from], prep$labels[prep$to], sep = "~")
-    for (j in seq_along(cand$fits)) {
-      f <- cand$fits[[j]]
-      keep <- match(paste(f$edges$from, f$edges$to, sep = "~"), pairs)
-      fk <- mlcrf_refit_edges(fit, prep, x[tr, , drop = FALSE], y[tr, , drop = FALSE], keep,
-                              f$theta, cand$eta2, tol, max_iter)
-      out[j, k] <- mlcrf_pseudo_loglik(fk, x[!tr, , drop = FALSE], y[!tr, , drop = FALSE])
-    }
-  }
-  out
-}
-
-# The elimination stops when this many graphs in a row have a larger eBIC
-# than the best so far (with many edges, each refit costs; the criterion
-# falls while spurious edges go and rises once true ones do).
-mlcrf_ebic_patience <- 3L
-
-# cv_mlcrf(prune = "ebic"): the candidate of least extended BIC (ties: the
-# sparser; with `level`, prune = "chisq"'s criterion instead) from `fit`,
-# the refit on all the rows at a point of the grid: a
-# list of the pruned `fit`, the fit before pruning `fit_cv` and the
-# candidates' criterion `ebic`.
-mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL,
-                             level = NULL) {
-  K <- if (fit$edge_type == "full") 3 else 1
-  f_crit <- if (is.null(level))
-    function(pl, E) mlcrf_ebic(pl, E, nrow(x), ncol(y), ncol(x), K, gamma, df) else
-    function(pl, E) mlcrf_chisq_crit(pl, E, ncol(x), K, level)
-  if (is.null(cand))
-    cand <- mlcrf_ebic_candidates(fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
-  crit <- f_crit(cand$pl, cand$edges)
-  k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
-  list(fit = cand$fits[[k]], fit_cv = fit,
-       ebic = stats::setNames(data.frame(cand$edges, cand$pl, crit),
-                              c("edges", "pseudo_loglik",
-                                if (is.null(level)) "ebic" else "criterion")))
-}
-
-# The parts of a formula fit (model_data()) that predict() needs to rebuild
-# the features from a data frame, copied from `from` (cv_formula()'s fit) to
-# `fit`.
-mlcrf_formula_parts <- function(fit, from) {
-  parts <- intersect(c("terms", "xlevels", "contrasts", "na.action"), names(from))
-  structure(c(unclass(fit)[setdiff(names(fit), parts)], unclass(from)[parts]),
-            class = class(fit))
 }

@@ -160,7 +160,7 @@ prune_rules <- function(rec, x, y, lv) {
     fit <- suppressWarnings(mlcrf(x, y, lambda_v = lv, lambda_w = grid$lambda_w[g],
                                   eta = grid$eta[g], tol = tol))
     for (gm in c(0, 0.5, 1)) {
-      f_crit <- function(pl, E) -2 * pl + E * (3 * log(nrow(x)) + 4 * gm * log(ncol(y)))
+      f_crit <- function(pl, kept) -2 * pl + lengths(kept) * (3 * log(nrow(x)) + 4 * gm * log(ncol(y)))
       # with cv_mlcrf()'s early stop (mlss:::mlcrf_ebic_patience graphs worse than the best)
       cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, tol, 2000, f_crit,
                                                             mlss:::mlcrf_ebic_patience))
@@ -318,6 +318,101 @@ if (Sys.getenv("MLCRF_STRUCT_MODE") == "rules_table") {
     res <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
       design = paste0(sub("[0-9]+$", "", nm), suf), labels = designs[[nm]]$m, rule = names(keep),
       recovered = unname(tab[nm, keep]), seeds = unname(tab[nm, "seeds"]))))
+    suppressWarnings(utils::write.table(res, csv, sep = ",", row.names = FALSE,
+                                        col.names = !file.exists(csv), append = TRUE,
+                                        qmethod = "double"))
+  }
+  quit(save = "no")
+}
+# ---- MLCRF_STRUCT_MODE=repick (session s34): the pruning rules from the CV
+# points of a rules-mode run --------------------------------------------------
+# The cross-validation of cv_mlcrf() (its measure, grid, folds) did not
+# change, so its chosen point is that of the rules records
+# (MLCRF_STRUCT_FROM=<prefix> of the rules run, rec$point); per seed the
+# refit on all rows at that point (the same edge set as the record's "ll"
+# is checked), then cv_mlcrf()'s pruning as installed (mlcrf_ebic_prune()
+# with the default prune's rule, early stop included: "default"), and, from
+# the whole elimination, the per-edge penalties compared: "ebic" (the s33
+# default), "chisq_raw" (chi^2 with (d + 1) K df at 0.01, the s33 "chisq"),
+# and "lrt<level>" (the ridge-corrected test of mlcrf_edge_null() at 0.05,
+# 0.01, 0.001, 0.0001).  Records saved to MLCRF_STRUCT_SAVE_v2_<design>.rds
+# (the rules records plus $repick); then MLCRF_STRUCT_MODE=repick_table.
+repick_rules <- function(rec, x, y, fit) {
+  n <- nrow(x); m <- ncol(y); d <- ncol(x)
+  cand <- suppressWarnings(mlss:::mlcrf_ebic_candidates(fit, x, y, tol, 2000))
+  nul <- mlss:::mlcrf_edge_null(fit, x, y)
+  E <- nrow(fit$edges)
+  pens <- list(ebic = rep(3 * log(n) + 2 * log(m), E),
+               chisq_raw = rep(qchisq(0.99, (d + 1) * 3), E))
+  for (lv in c(0.05, 0.01, 0.001, 1e-4))
+    pens[[paste0("lrt", lv)]] <- nul[, "scale"] * qchisq(1 - lv, nul[, "df"])
+  sets <- lapply(cand$fits, edge_set)
+  got <- lapply(pens, function(pen) {
+    crit <- -2 * cand$pl + vapply(cand$kept, function(k) sum(pen[k]), 0)
+    sets[[max(which(crit == min(crit)))]]
+  })
+  d_args <- formals(cv_mlcrf)
+  pr <- suppressWarnings(mlss:::mlcrf_ebic_prune(fit, x, y, tol, 2000, eval(d_args$gamma),
+                                                level = if (eval(d_args$prune)[1] == "chisq")
+                                                  eval(d_args$level)))
+  c(list(default = edge_set(pr$fit)), got)
+}
+if (Sys.getenv("MLCRF_STRUCT_MODE") == "repick") {
+  designs <- lapply(designs, function(d) {
+    d$coupling <- 0.75 * sign(d$coupling)
+    d$spin <- TRUE
+    d
+  })
+  from <- Sys.getenv("MLCRF_STRUCT_FROM", "mlcrf_struct")
+  out <- Sys.getenv("MLCRF_STRUCT_SAVE", "mlcrf_struct_repick")
+  cat("mlcrf structure recovery, repick mode;", R.version.string, "\n")
+  for (nm in names(designs)) {
+    f <- sprintf("%s_v2_%s.rds", from, nm)
+    if (!file.exists(f)) next
+    recs <- readRDS(f)
+    for (s in seq_along(recs)) {
+      rec <- recs[[s]]
+      t0 <- proc.time()[["elapsed"]]
+      list2env(design_path(designs[[nm]], 1000 + s), environment())
+      fit <- suppressWarnings(mlcrf(x, y, lambda_v = lv, lambda_w = rec$point[["lambda_w"]],
+                                    eta = rec$point[["eta"]], tol = tol))
+      rec$repick <- repick_rules(rec, x, y, fit)
+      rec$repick_same_cv <- identical(edge_set(fit), rec$ll)
+      rec$repick_secs <- proc.time()[["elapsed"]] - t0
+      recs[[s]] <- rec
+      saveRDS(recs, sprintf("%s_v2_%s.rds", out, nm))
+      cat(sprintf("%s seed %d: CV graph as recorded %s; default %s (%s); %.0f s\n", nm, 1000 + s,
+                  rec$repick_same_cv, error_kind(rec$repick$default, rec$truth),
+                  paste(rec$repick$default, collapse = " "), rec$repick_secs))
+    }
+  }
+  quit(save = "no")
+}
+if (Sys.getenv("MLCRF_STRUCT_MODE") == "repick_table") {
+  out <- Sys.getenv("MLCRF_STRUCT_SAVE", "mlcrf_struct_repick")
+  rows <- list()
+  for (nm in names(designs)) {
+    f <- sprintf("%s_v2_%s.rds", out, nm)
+    if (!file.exists(f)) next
+    recs <- readRDS(f)
+    ok <- sapply(recs, function(r) c(ll = identical(r$ll, r$truth),
+                                     vapply(r$repick, identical, NA, r$truth)))
+    rows[[nm]] <- c(rowSums(ok), seeds = length(recs))
+    kinds <- sapply(recs, function(r) error_kind(r$repick$default, r$truth))
+    cat(sprintf("%s: default's errors: %s; CV graph as recorded in %d of %d\n", nm,
+                paste(names(table(kinds)), table(kinds), collapse = ", "),
+                sum(sapply(recs, `[[`, "repick_same_cv")), length(recs)))
+  }
+  tab <- do.call(rbind, rows)
+  print(t(tab))
+  csv <- Sys.getenv("MLCRF_STRUCT_CSV", "")
+  if (nzchar(csv)) {
+    keep <- c(cv_loglik = "ll", default_cv_loglik_prune_chisq_ridge = "default",
+              prune_ebic = "ebic", prune_chisq_all_weights_0.01 = "chisq_raw",
+              prune_chisq_ridge_0.01 = "lrt0.01")
+    res <- do.call(rbind, lapply(rownames(tab), function(nm) data.frame(
+      design = paste0(sub("[0-9]+$", "", nm), "-balanced"), labels = designs[[nm]]$m,
+      rule = names(keep), recovered = unname(tab[nm, keep]), seeds = unname(tab[nm, "seeds"]))))
     suppressWarnings(utils::write.table(res, csv, sep = ",", row.names = FALSE,
                                         col.names = !file.exists(csv), append = TRUE,
                                         qmethod = "double"))
