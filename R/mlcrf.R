@@ -368,6 +368,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
                         say = function(...) NULL) {
   p <- prep$d + 1L
   nall <- length(prep$from)
+  prev <- attr(start, "refit")
   if (is.null(start)) start <- matrix(0, p, prep$m + nall * prep$K)
   conv <- list()
   lambda_max <- NA_real_
@@ -393,6 +394,18 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   }
   cols <- c(seq_len(prep$m), edge_columns(prep, keep))
   th0 <- if (!is.null(stage1)) stage1[, cols, drop = FALSE] else start[, cols, drop = FALSE]
+  if (!is.null(prev) && mlcrf_refit_warm) {
+    # a warm start of the refit from the previous fit's refit (e.g. the
+    # previous point of a path): its nodes, and its edges that are kept
+    # here; the edges new here from stage 1.  Closer than stage 1's point,
+    # which the group term shrinks (the refit's solution is unique, so only
+    # the work changes)
+    th0[, seq_len(prep$m)] <- prev$theta[, seq_len(prep$m)]
+    pos <- match(prev$keep, keep)
+    for (j in which(!is.na(pos)))
+      th0[, prep$m + (pos[j] - 1L) * prep$K + seq_len(prep$K)] <-
+        prev$theta[, prep$m + (j - 1L) * prep$K + seq_len(prep$K)]
+  }
   # the refit keeps the edge ridge lambda_w (1 - eta), at least lambda_w / 1000,
   # so that the full parameterisation (which the node terms can partly
   # absorb) has a unique solution also for eta = 1
@@ -413,6 +426,10 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
        lambda_w = lambda_w, eta = eta, lambda_max = lambda_max, edge_mode = edges,
        convergence = conv)
 }
+
+# Whether stage 2 starts from the previous fit's refit when `init` is given
+# (mlcrf_solve(); a switch for bench/mlcrf_fold_path.R).
+mlcrf_refit_warm <- TRUE
 
 # ||w_e|| of every pair, from a (d + 1) x (m + K E_all) matrix on all pairs.
 edge_norms <- function(prep, theta) {
@@ -609,7 +626,15 @@ mlcrf_init <- function(init, prep) {
   if (!identical(init$labels, prep$labels) || length(init$center) != prep$d ||
       init$edge_type != prep$edge_type)
     stop_arg("'init' was fitted on other labels, features or edge_type")
-  to_standard(init$start, prep)
+  start <- to_standard(init$start, prep)
+  # its refit too (nodes and kept edges), a start for stage 2 (mlcrf_solve())
+  keep <- match(paste(init$edges$from, init$edges$to),
+                paste(prep$labels[prep$from], prep$labels[prep$to]))
+  if (!anyNA(keep))
+    attr(start, "refit") <- list(
+      theta = to_standard(do.call(cbind, c(list(init$nodes), unname(init$weights))), prep),
+      keep = keep)
+  start
 }
 
 # Cross-validated ridge penalty per label: the node-only problem (independent

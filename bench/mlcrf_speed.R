@@ -31,11 +31,16 @@ if ("1" %in% parts) {
 }
 
 if ("2" %in% parts) {
+  # CPU = user + system of this process and its children (forked workers)
+  load0 <- readLines("/proc/loadavg")
   set.seed(1)
-  t <- system.time(cv <- cv_mlcrf(x, y, parallel = workers, progress = FALSE))
-  cat(sprintf("yeast cv_mlcrf() defaults, %d workers: %.1f s elapsed (%.1f s CPU in this process)\n",
-              workers, t[["elapsed"]], t[["user.self"]]))
+  t <- system.time(cv <- cv_mlcrf(x, y, parallel = if (workers > 1) workers else FALSE,
+                                  progress = FALSE))
+  cpu <- sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
+  cat(sprintf("yeast cv_mlcrf() defaults, %d workers: %.1f s elapsed, %.1f s CPU (process and children); load before %s, after %s\n",
+              workers, t[["elapsed"]], cpu, load0, readLines("/proc/loadavg")))
   print(cv)
+  print(cv$results)
 }
 
 if ("3" %in% parts) {
