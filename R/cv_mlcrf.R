@@ -115,8 +115,8 @@
 #'   fits on all the rows: the chosen point, the pruning and the path).  The
 #'   fold fits only score the grid points, so by default they stop 100 times
 #'   earlier: on a fold of yeast this changed the held-out log-likelihood
-#'   loss by less than 0.02 at every point of the default path, where the
-#'   points differ by 15 or more, and saved about a quarter of the time
+#'   loss by at most 0.08 at every point of the default path, where the
+#'   points differ by 15 or more, and saved a third of the time
 #'   (bench/mlcrf_speed.md).
 #' @param progress Report progress: a message per step (the choice of
 #'   `lambda_v`, the grid, the pruning, the path) and the engine's progress

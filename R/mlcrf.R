@@ -124,8 +124,8 @@
 #' @param edge_type `"full"`: three weight vectors per edge; `"ising"`: one.
 #' @param init A previous `mlcrf` fit (same labels, features and
 #'   `edge_type`) to start from (a warm start, e.g. the fit at the previous
-#'   `lambda_w` of a path: its stage-1 solution on all pairs, `init$start`),
-#'   or `NULL`.
+#'   `lambda_w` of a path: its stage-1 solution on all pairs, `init$start`,
+#'   and its refit, where stage 2 starts), or `NULL`.
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
 #' @param max_iter Maximum iterations of each stage.
@@ -428,7 +428,8 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
 }
 
 # Whether stage 2 starts from the previous fit's refit when `init` is given
-# (mlcrf_solve(); a switch for bench/mlcrf_fold_path.R).
+# (mlcrf_solve(); bench/mlcrf_fold_path.R turns it off with
+# MLCRF_PATH_REFIT_WARM=0 to measure the start of stage 1's point instead).
 mlcrf_refit_warm <- TRUE
 
 # ||w_e|| of every pair, from a (d + 1) x (m + K E_all) matrix on all pairs.
