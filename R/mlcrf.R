@@ -124,8 +124,8 @@
 #' @param edge_type `"full"`: three weight vectors per edge; `"ising"`: one.
 #' @param init A previous `mlcrf` fit (same labels, features and
 #'   `edge_type`) to start from (a warm start, e.g. the fit at the previous
-#'   `lambda_w` of a path: its stage-1 solution on all pairs, `init$start`,
-#'   and its refit, where stage 2 starts), or `NULL`.
+#'   `lambda_w` of a path: its stage-1 solution on all pairs, `init$start`),
+#'   or `NULL`.
 #' @param nfolds_v Number of folds for the choice of `lambda_v`.
 #' @param tol Relative tolerance of both stages.
 #' @param max_iter Maximum iterations of each stage.
@@ -368,7 +368,6 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
                         say = function(...) NULL) {
   p <- prep$d + 1L
   nall <- length(prep$from)
-  prev <- attr(start, "refit")
   if (is.null(start)) start <- matrix(0, p, prep$m + nall * prep$K)
   conv <- list()
   lambda_max <- NA_real_
@@ -394,18 +393,6 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   }
   cols <- c(seq_len(prep$m), edge_columns(prep, keep))
   th0 <- if (!is.null(stage1)) stage1[, cols, drop = FALSE] else start[, cols, drop = FALSE]
-  if (!is.null(prev) && mlcrf_refit_warm) {
-    # a warm start of the refit from the previous fit's refit (e.g. the
-    # previous point of a path): its nodes, and its edges that are kept
-    # here; the edges new here from stage 1.  Closer than stage 1's point,
-    # which the group term shrinks (the refit's solution is unique, so only
-    # the work changes)
-    th0[, seq_len(prep$m)] <- prev$theta[, seq_len(prep$m)]
-    pos <- match(prev$keep, keep)
-    for (j in which(!is.na(pos)))
-      th0[, prep$m + (pos[j] - 1L) * prep$K + seq_len(prep$K)] <-
-        prev$theta[, prep$m + (j - 1L) * prep$K + seq_len(prep$K)]
-  }
   # the refit keeps the edge ridge lambda_w (1 - eta), at least lambda_w / 1000,
   # so that the full parameterisation (which the node terms can partly
   # absorb) has a unique solution also for eta = 1
@@ -426,11 +413,6 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
        lambda_w = lambda_w, eta = eta, lambda_max = lambda_max, edge_mode = edges,
        convergence = conv)
 }
-
-# Whether stage 2 starts from the previous fit's refit when `init` is given
-# (mlcrf_solve(); bench/mlcrf_fold_path.R turns it off with
-# MLCRF_PATH_REFIT_WARM=0 to measure the start of stage 1's point instead).
-mlcrf_refit_warm <- TRUE
 
 # ||w_e|| of every pair, from a (d + 1) x (m + K E_all) matrix on all pairs.
 edge_norms <- function(prep, theta) {
@@ -627,15 +609,7 @@ mlcrf_init <- function(init, prep) {
   if (!identical(init$labels, prep$labels) || length(init$center) != prep$d ||
       init$edge_type != prep$edge_type)
     stop_arg("'init' was fitted on other labels, features or edge_type")
-  start <- to_standard(init$start, prep)
-  # its refit too (nodes and kept edges), a start for stage 2 (mlcrf_solve())
-  keep <- match(paste(init$edges$from, init$edges$to),
-                paste(prep$labels[prep$from], prep$labels[prep$to]))
-  if (!anyNA(keep))
-    attr(start, "refit") <- list(
-      theta = to_standard(do.call(cbind, c(list(init$nodes), unname(init$weights))), prep),
-      keep = keep)
-  start
+  to_standard(init$start, prep)
 }
 
 # Cross-validated ridge penalty per label: the node-only problem (independent

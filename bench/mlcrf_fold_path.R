@@ -5,8 +5,7 @@
 # evaluations and the CPU seconds).  Where cv_mlcrf()'s time goes, per fit;
 # run from the package root with the package installed:
 #   Rscript bench/mlcrf_fold_path.R     (MLCRF_PATH_POINTS: how many points, 6;
-#   MLCRF_PATH_TOL: the fits' tol, 1e-6; MLCRF_PATH_ETA: eta, 0.5;
-#   MLCRF_PATH_REFIT_WARM=0: stage 2 from stage 1's point, not the previous refit)
+#   MLCRF_PATH_TOL: the fits' tol, 1e-6; MLCRF_PATH_ETA: eta, 0.5)
 # Each point also prints the held-out log-likelihood loss of the 300 other
 # rows (exact inference), the quantity cv_mlcrf() chooses by.
 # Results in bench/mlcrf_speed.md.  lambda_v is chosen once (set.seed(1)),
@@ -33,10 +32,6 @@ logged <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_
 }
 unlockBinding("mlcrf_call_fit", ns)
 assign("mlcrf_call_fit", logged, ns)
-if (Sys.getenv("MLCRF_PATH_REFIT_WARM") == "0" && exists("mlcrf_refit_warm", ns)) {
-  unlockBinding("mlcrf_refit_warm", ns)
-  assign("mlcrf_refit_warm", FALSE, ns)
-}
 set.seed(2)
 tr <- sample(nrow(x), 1200)
 lmax <- max(vapply(c(0.5, 1), function(e)
