@@ -130,6 +130,13 @@
 #' @param level The level of `prune = "chisq"`'s test per edge (0.001 by
 #'   default; 0.01 recovered the synthetic graphs less often: 9 and 8 of 10 on
 #'   the 5-label chain and star, 10 at 0.001).
+#' @param fold_tol The tolerance of the fold fits (`tol` is that of the
+#'   fits on all the rows: the chosen point, the pruning and the path).  The
+#'   fold fits only score the grid points, so by default they stop 100 times
+#'   earlier: on a fold of yeast this changed the held-out log-likelihood
+#'   loss by at most 0.08 at every point of the default path, where the
+#'   points differ by 15 or more, and saved a third of the time
+#'   (bench/mlcrf_speed.md).
 #' @param progress Report progress: a message per step (the choice of
 #'   `lambda_v`, the grid, the pruning, the path) and the engine's progress
 #'   bar over the folds and grid points.
@@ -161,7 +168,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
                      path = TRUE, fold_marginals = NULL, prune = c("chisq", "ebic", "none"),
-                     gamma = 0.5, level = 0.001, rule = NULL, ..., maxit) {
+                     gamma = 0.5, level = 0.001, rule = NULL, fold_tol = 100 * tol, ...,
+                     maxit) {
   call <- match.call()
   if (inherits(x, "formula")) {
     cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
@@ -171,6 +179,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   }
   check_no_dots(...)
   max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
+  tol <- check_positive(tol, "tol")
+  fold_tol <- check_positive(fold_tol, "fold_tol")
   if (!is.null(fold_marginals) && !(is.character(fold_marginals) &&
                                     length(fold_marginals) == 1 &&
                                     fold_marginals %in% c("bp", "gibbs")))
@@ -227,8 +237,14 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   n_all <- nrow(x)
   pruning <- NULL
   fit <- function(x, y, lambda_w, eta, init = NULL) {
+    # the engine walks the grid eta by eta, each from the largest lambda_w
+    # down: the first point of the next eta starts cold (the nodes alone, a
+    # few edges) rather than from the last, densest fit of the previous eta
+    if (!is.null(init) && !identical(init$eta, eta)) init <- NULL
+    # the fold fits to fold_tol, the fits on all the rows to tol
     f <- mlcrf(x, y, lambda_v = lambda_v, lambda_w = lambda_w, eta = eta,
-               edge_type = edge_type, init = init, tol = tol, max_iter = max_iter,
+               edge_type = edge_type, init = init,
+               tol = if (nrow(x) == n_all) tol else fold_tol, max_iter = max_iter,
                progress = FALSE)  # cv_mlcrf() and the engine report progress
     if (prune != "none" && nrow(x) == n_all) {
       say("pruning (", prune, ") at lambda_w = ", signif(lambda_w, 4), ", eta = ", eta)

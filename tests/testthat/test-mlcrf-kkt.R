@@ -295,3 +295,76 @@ test_that("stage 1 satisfies its optimality conditions on 20 labels (working set
     expect_lt(max(abs(g2)), 3e-6, label = paste("stage 2", eta))
   }
 })
+
+test_that("stage 1's FISTA iterates are those of a plain-R FISTA with backtracking and restarts", {
+  # FISTA as ?mlcrf (Algorithm) and methods.md state it (Beck and Teboulle
+  # 2009; the function-value restart of O'Donoghue and Candes 2015), written
+  # from those equations: from x_0 = y_1, step 1/L (L from 1, doubled until
+  # the quadratic upper bound holds at the proximal point z, then times 0.9),
+  # z = prox(y - grad f(y) / L), y_next = z + (t - 1) / t_next (z - x),
+  # restart (y = x, t = 1) when F(z) > F(x); stop when L max |z - y| <= tol.
+  # A few iterations at a tolerance that is never met: the iterates (and so
+  # the gradient at the extrapolated point y) must agree, not only the limit.
+  ref_fista <- function(theta, f, grad, gpen, prox, maxit, tol) {
+    x <- theta; yk <- x; L <- 1; t <- 1
+    Fx <- f(x) + gpen(x)
+    it <- 0
+    while (it < maxit) {
+      it <- it + 1
+      gy <- f(yk); g <- grad(yk)
+      repeat {
+        z <- prox(yk - g / L, 1 / L)
+        gz <- f(z)
+        d <- z - yk
+        if (gz <= gy + sum(g * d) + 0.5 * L * sum(d^2) + 1e-12 * abs(gy) || L > 1e12) break
+        L <- 2 * L
+      }
+      Fz <- gz + gpen(z)
+      if (Fz > Fx && t > 1) { yk <- x; t <- 1; next }
+      resid <- L * max(abs(z - yk))
+      tn <- (1 + sqrt(1 + 4 * t^2)) / 2
+      yk <- z + (t - 1) / tn * (z - x)
+      x <- z; t <- tn; Fx <- Fz
+      if (resid <= tol) break
+      L <- 0.9 * L
+    }
+    list(theta = x, iter = it, objective = Fx)
+  }
+  set.seed(41)
+  n <- 50
+  x <- crf_ref_standardise(matrix(rnorm(n * 3), n, dimnames = list(NULL, paste0("f", 1:3))))
+  y1 <- runif(n) < plogis(x[, 1])
+  y <- cbind(a = y1, b = ifelse(runif(n) < 0.8, y1, !y1), c = runif(n) < 0.5) + 0
+  P <- all_pairs(3)
+  lv <- c(0.01, 0.02, 0.03)
+  for (K in c(3, 1)) {
+    prep <- mlss:::mlcrf_prepare(x, y, if (K == 3) "full" else "ising")
+    lw <- 0.05
+    eta <- 0.5
+    f <- function(th) crf_ref_objective(th, x, y, P[, 1], P[, 2], K, lv, 1e-6, lw, eta)$value
+    gpen <- function(th) crf_ref_objective(th, x, y, P[, 1], P[, 2], K, lv, 1e-6, lw, eta)$group
+    grad <- function(th) crf_ref_gradient(th, x, y, P[, 1], P[, 2], K, lv, 1e-6, lw * (1 - eta))
+    prox <- function(th, s) {
+      for (e in seq_len(nrow(P))) {
+        cols <- 3 + (e - 1) * K + seq_len(K)
+        nw <- sqrt(sum(th[, cols]^2))
+        th[, cols] <- th[, cols] * if (nw > s * lw * eta) 1 - s * lw * eta / nw else 0
+      }
+      th
+    }
+    # a start with the nodes and the edges away from the solution (one edge
+    # that thresholding removes on the way)
+    th0 <- matrix(rnorm(4 * (3 + 3 * K), sd = 0.3), 4)
+    th0[, 3 + (2 - 1) * K + seq_len(K)] <- 0.01
+    ref <- ref_fista(th0, f, grad, gpen, prox, maxit = 8, tol = 1e-14)
+    for (mode in 1:2) {
+      s1 <- mlss:::mlcrf_call_fit(prep, seq_len(nrow(P)), lv, lw, eta, th0, 1L, 1e-14, 8L,
+                                  mode = mode)
+      info <- paste("K =", K, "mode", mode)
+      expect_identical(s1$iter, 8L, label = info)
+      expect_equal(s1$status, 1L)
+      expect_equal(unname(s1$theta), unname(ref$theta), tolerance = 1e-9, label = info)
+      expect_equal(s1$objective, ref$objective, tolerance = 1e-10, label = info)
+    }
+  }
+})

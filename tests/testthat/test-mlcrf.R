@@ -400,3 +400,38 @@ test_that("the refit of a graph of several connected components evaluates as ask
   }
   expect_equal(fits[[1]]$theta, fits[[2]]$theta, tolerance = 1e-6)
 })
+
+test_that("cv_mlcrf() fits the folds to fold_tol and the rows to tol", {
+  # The first grid point has no warm start, so each fold's fit there is
+  # mlcrf() on the fold at fold_tol; the fit on all the rows is mlcrf() at
+  # tol.  The two tolerances give visibly different fits (checked), so a
+  # swap of them fails.
+  set.seed(43)
+  n <- 90
+  X <- matrix(runif(n * 3, -1, 1), n)
+  y1 <- runif(n) < plogis(2 * X[, 1])
+  Y <- cbind(a = y1, b = ifelse(runif(n) < 0.8, y1, !y1), c = runif(n) < plogis(-X[, 2]))
+  foldid <- rep(1:3, 30)
+  cv <- suppressMessages(cv_mlcrf(X, Y, lambda_w = c(0.2, 0.05), eta = 0.5, lambda_v = 0.01,
+                                  foldid = foldid, keep = TRUE, progress = FALSE, tol = 1e-9,
+                                  fold_tol = 1e-2, prune = "none", path = FALSE))
+  oof <- function(tol) {
+    s <- matrix(0, n, 3)
+    for (k in 1:3) {
+      va <- foldid == k
+      f <- mlcrf(X[!va, ], Y[!va, ], lambda_v = 0.01, lambda_w = 0.2, eta = 0.5, tol = tol,
+                 progress = FALSE)
+      s[va, ] <- predict(f, X[va, ], type = "score")
+    }
+    s
+  }
+  expect_equal(unname(cv$oof[, , 1]), oof(1e-2), tolerance = 1e-10)
+  expect_gt(max(abs(oof(1e-2) - oof(1e-9))), 1e-7)
+  full <- mlcrf(X, Y, lambda_v = 0.01, lambda_w = cv$lambda_w_best, eta = 0.5, tol = 1e-9,
+                progress = FALSE)
+  expect_equal(cv$fit$theta, full$theta, tolerance = 1e-10)
+  loose <- mlcrf(X, Y, lambda_v = 0.01, lambda_w = cv$lambda_w_best, eta = 0.5, tol = 1e-2,
+                 progress = FALSE)
+  expect_gt(max(abs(loose$theta - full$theta)), 1e-7)
+  expect_error(cv_mlcrf(X, Y, lambda_v = 0.01, fold_tol = 0, progress = FALSE), "'fold_tol'")
+})
