@@ -31,6 +31,21 @@
 #'   training entries only; `"f1"` is the fold's own cut with `thresholds =
 #'   "train"` (LEWL's adaptive threshold) and the out-of-fold per-label cut
 #'   with `thresholds = "oof"`.
+#' @param warm_start `FALSE` (default) or `TRUE`: each fold's fit at a grid
+#'   point starts its missing entries from the fold's completed matrix at the
+#'   previous grid point (the rows of `grid`, in order) instead of from
+#'   `init` (the eigensolver starts from the previous embedding either way).
+#'   It changes the fits, not only the work: LEWL's objective is not convex
+#'   in the missing entries and the embedding together (a rank-`k` fit of a
+#'   partly missing matrix), and its iterations stop on the objective's
+#'   relative change while the entries can still drift along a flat valley.
+#'   Measured (emotions, 30\% hidden, one fold's 474 training rows, 15
+#'   points of the default grid walked from the most regularised one, `tol =
+#'   1e-6`): the warm fits took from 43\% fewer to 32\% more iterations
+#'   than cold ones per point; at `beta = 10` their validation scores moved
+#'   by up to 0.06 and their recovered entries by up to 0.48 at objectives
+#'   equal to 6 digits, and at `beta = 0` (no graph), where neither start
+#'   converged in 500 iterations, by up to 1.  Hence not the default.
 #' @param ... Further arguments of [lewl()] (`knn`, `t`, `gamma`,
 #'   `regressor`, `ridge`, `threshold`, `recovery`, `init`, `tol`,
 #'   `max_iter`, `approx`, `landmarks`), the same at every grid point.
@@ -49,7 +64,7 @@
 cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfolds = 5,
                     foldid = NULL, measure = "macro_f1", thresholds = c("train", "oof"),
                     select = c("best", "1se"), keep = FALSE, parallel = FALSE,
-                    progress = interactive(), rule = NULL, ...) {
+                    progress = interactive(), rule = NULL, warm_start = FALSE, ...) {
   call <- match.call()
   if (inherits(x, "formula")) return(cv_formula(call, parent.frame(), "cv_lewl"))
   lambda <- check_grid(lambda, "lambda")
@@ -63,18 +78,20 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
   m <- ncol(y)
   k <- if (is.null(k)) unique(as.integer(ceiling(m * c(0.5, 1))))
        else vapply(k, check_whole, 1L, "k", 1, nrow(x))
+  warm_start <- check_flag(warm_start, "warm_start")
   args <- lewl_cv_args(list(...), nrow(x))
   foldid <- cv_foldid(y, nfolds, foldid)
   axes <- list(lambda = lambda, beta = beta, k = sort(unique(k)))
   grid <- do.call(expand.grid, axes)
   # fits that stop at max_iter warn with class "mlss_not_converged": the
   # engine collects them into one warning with their count
-  fit_rows <- function(rows, prep, point, Z0 = NULL) {
+  fit_rows <- function(rows, prep, point, Z0 = NULL, start = NULL) {
     yr <- y[rows, , drop = FALSE]
     check_lewl_labels(yr, warn = FALSE)  # the engine warns of labels thin in a fold
     lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
                       point$beta, args$regressor, args$ridge, args$threshold,
-                      args$recovery, args$init, args$tol, args$max_iter, Z0 = Z0)
+                      args$recovery, args$init, args$tol, args$max_iter, Z0 = Z0,
+                      start = start)
   }
   method <- list(
     name = "lewl", grid = grid, axes = axes, parallel_score = TRUE,
@@ -82,13 +99,17 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
       list(train = train, prep = lewl_prepare(x[train, , drop = FALSE], args$knn,
                                               args$t, args$gamma, args$approx,
                                               args$landmarks)),
-    # along the grid (the engine's order), each fold's eigensolver starts
-    # from the embedding of the fold's previous grid point (a warm start of
-    # the eigenvectors only: the fit is the one a cold start gives)
+    # along the grid (the engine's order: the rows of `grid`), each fold's
+    # eigensolver starts from the embedding of the fold's previous grid point
+    # (a warm start of the eigenvectors only: the fit is the one a cold start
+    # gives); warm_start = TRUE: the missing entries too start from the
+    # previous point's completed matrix (another path, another fit)
     score = function(state, g) {
-      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE], state$Z)
+      model <- fit_rows(state$train, state$prep, grid[g, , drop = FALSE], state$Z,
+                        if (warm_start) state$Yt)
       va <- seq_len(nrow(x))[-state$train]
       state$Z <- model$Z
+      if (warm_start) state$Yt <- model$completed
       list(scores = stats::predict(model, x[va, , drop = FALSE], type = "score"),
            thresholds = model$thresholds, state = state)
     },
