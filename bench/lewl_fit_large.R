@@ -26,7 +26,7 @@ miss <- is.na(d$y)
 s <- fit$recovered[miss]
 t <- d$truth[miss]
 r <- rank(s)
-np <- sum(t)
+np <- as.numeric(sum(t))  # double: np * (N - np) overflows an integer at n = 20000
 auc <- (sum(r[t == 1]) - np * (np + 1) / 2) / (np * (length(t) - np))
 o <- order(-s)
 ap <- mean((cumsum(t[o]) / seq_along(o))[t[o] == 1])
