@@ -231,10 +231,13 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
 # The fit on checked inputs and prepared features (lewl_prepare()), shared by
 # lewl() and the folds of cv_lewl().
 # Z0: a warm start of the first Z-step's eigensolver (cv_lewl(): the previous
-# grid point's embedding); it changes the work, not the result.
+# grid point's embedding); it changes the work, not the result.  start: the
+# completed matrix to start from (NULL: y with the missing entries at init;
+# cv_lewl()'s warm start along the grid), which can change the result.
 lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
-                              recovery, init, tol, max_iter, Z0 = NULL) {
-  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter, Z0 = Z0)
+                              recovery, init, tol, max_iter, Z0 = NULL, start = NULL) {
+  fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter, Z0 = Z0,
+                    start = start)
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)

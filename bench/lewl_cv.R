@@ -10,7 +10,10 @@
 # scales the mean fit by 91.  Environment: LEWL_CV_POINTS (rows of the grid,
 # default "1,4,7,10,13,16": lambda 0.1 at every beta and k), LEWL_RELAX (the
 # over-relaxation of the recovery step, options(mlss.lewl_relax); unset: the
-# build's default; "1": none, the scheme before issue 23's second session).
+# build's default; "1": none, the scheme before issue 23's second session),
+# LEWL_CV_TOL (lewl()'s tol, default 1e-6), LEWL_CV_WARM ("TRUE": each point
+# starts from the previous point's completed matrix and embedding, as
+# cv_lewl(warm_start = TRUE) walks its grid; the first point cold).
 lib <- Sys.getenv("LEWL_CV_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "lewl_scale.R"))
@@ -31,12 +34,18 @@ y <- d$y[train, ]
 prep_t <- system.time(prep <- mlss:::lewl_prepare(x, 10))
 cat("preparation of one fold:", prep_t[["elapsed"]], "s elapsed,",
     prep_t[["user.self"]] + prep_t[["sys.self"]], "s CPU\n")
+tol <- as.numeric(Sys.getenv("LEWL_CV_TOL", "1e-6"))
+warm <- as.logical(Sys.getenv("LEWL_CV_WARM", "FALSE"))
+cat("tol", tol, "; warm start along the points", warm, "\n")
 rows <- list()
+prev <- NULL
 for (g in pts) {
   p <- grid[g, ]
   tt <- system.time(fit <- suppressWarnings(
     mlss:::lewl_fit_prepared(x, y, prep, p$k, p$lambda, p$beta, "ridge", 0.1, "global",
-                             "exact", 0.5, 1e-6, 500)))
+                             "exact", 0.5, tol, 500, Z0 = if (warm) prev$Z,
+                             start = if (warm) prev$completed)))
+  prev <- fit
   r <- data.frame(point = g, lambda = p$lambda, beta = p$beta, k = p$k,
                   iterations = fit$iterations, cg_per_iter = mean(fit$cg_iterations), elapsed_s = tt[["elapsed"]],
                   cpu_s = tt[["user.self"]] + tt[["sys.self"]])

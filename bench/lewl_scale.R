@@ -51,8 +51,9 @@ bench_data <- function(n) {
     y <- y[src, , drop = FALSE]
   }
   y <- y[, colSums(y) > 0, drop = FALSE]
+  truth <- y
   y <- mlss:::mask_labels(y, 0.3, by = "entry", seed = 1)$y
-  list(x = x, y = y)
+  list(x = x, y = y, truth = truth)
 }
 
 peak_mb <- function() {

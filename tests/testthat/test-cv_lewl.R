@@ -114,3 +114,52 @@ test_that("cv_lewl takes rule = with the meaning of the other cv_*(), missing la
   expect_error(cv_lewl(p$x, p$ymiss, lambda = 1, beta = 1, k = 2, foldid = foldid,
                        progress = FALSE, rule = "best"), "unknown decision rule")
 })
+
+# warm_start = TRUE: along the grid's rows (the engine's order) each fold's
+# fit starts its missing entries from the fold's completed matrix at the
+# previous grid point.  Reference: the fold fits chained by hand, each
+# started (lewl_fit_prepared(start =)) from the previous point's
+# $completed; the first point is a cold lewl() fit.
+test_that("cv_lewl(warm_start = TRUE) chains each fold's fits along the grid", {
+  p <- lewl_problem(60, 4, m = 4, rate = 0.4, seed = 9)
+  foldid <- rep(1:3, 20)
+  lam <- c(0.1, 1)  # as check_grid() orders an axis
+  bet <- c(0, 2)
+  cv <- suppressWarnings(cv_lewl(p$x, p$ymiss, lambda = lam, beta = bet, k = 2,
+                                 foldid = foldid, keep = TRUE, progress = FALSE, knn = 5,
+                                 warm_start = TRUE))
+  cold <- suppressWarnings(cv_lewl(p$x, p$ymiss, lambda = lam, beta = bet, k = 2,
+                                   foldid = foldid, keep = TRUE, progress = FALSE, knn = 5))
+  grid <- expand.grid(lambda = lam, beta = bet, k = 2L)
+  expect_identical(cv$grid[, c("lambda", "beta", "k")], grid, ignore_attr = TRUE)
+  oof <- array(0, c(60, 4, nrow(grid)))
+  for (f in 1:3) {
+    tr <- foldid != f
+    prep <- mlss:::lewl_prepare(p$x[tr, ], 5)
+    prev <- NULL
+    for (g in seq_len(nrow(grid))) {
+      fit <- suppressWarnings(mlss:::lewl_fit_prepared(
+        p$x[tr, ], p$ymiss[tr, ], prep, 2L, grid$lambda[g], grid$beta[g], "ridge", 0.1,
+        "global", "exact", 0.5, 1e-6, 500, start = prev$completed))
+      if (g == 1) {
+        ref1 <- suppressWarnings(lewl(p$x[tr, ], p$ymiss[tr, ], k = 2, lambda = grid$lambda[1],
+                                      beta = grid$beta[1], knn = 5))
+        expect_equal(fit$completed, ref1$completed, tolerance = 1e-8)
+      }
+      oof[!tr, , g] <- predict(fit, p$x[!tr, ], type = "score")
+      prev <- fit
+    }
+  }
+  for (g in seq_len(nrow(grid)))
+    expect_equal(cv$oof[, , g], oof[, , g], tolerance = 1e-8, ignore_attr = TRUE,
+                 info = paste("grid point", g))
+  # the first point is a cold start in both runs; later ones took another path
+  expect_equal(cv$oof[, , 1], cold$oof[, , 1], tolerance = 1e-8, ignore_attr = TRUE)
+  expect_gt(max(abs(cv$oof[, , -1] - cold$oof[, , -1])), 1e-6)
+  # the refit is lewl() on all the rows, cold
+  best <- cv$grid[cv$chosen, ]
+  ref <- suppressWarnings(lewl(p$x, p$ymiss, k = 2, lambda = best$lambda, beta = best$beta,
+                               knn = 5))
+  expect_equal(cv$fit$D, ref$D, tolerance = 1e-8)
+  expect_error(cv_lewl(p$x, p$ymiss, warm_start = NA), "'warm_start'")
+})
