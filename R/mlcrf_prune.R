@@ -7,12 +7,10 @@ mlcrf_marginal_measures <- function() {
   c(tab$name[tab$needs == "score"], "brier")
 }
 
-# The pseudo-log-likelihood sum_i sum_l log p(y_il | y_i,-l, x_i) of a fit on
-# the rows (x, y): each label's conditional log-odds is its node term plus,
-# per edge, the difference of the edge potentials at the neighbour's value.
-mlcrf_pseudo_loglik <- function(fit, x, y) {
-  pot <- mlcrf_potentials(fit, x)
-  y <- y + 0
+# Each label's conditional log-odds given the other labels (n x m): its node
+# term plus, per edge, the difference of the edge potentials at the
+# neighbour's value (y 0/1, numeric).
+mlcrf_conditional_logits <- function(pot, y) {
   z <- pot$node
   for (e in seq_along(pot$from)) {
     a <- pot$from[e] + 1L
@@ -23,6 +21,16 @@ mlcrf_pseudo_loglik <- function(fit, x, y) {
     z[, a] <- z[, a] + y[, b] * (c11 - c01) + (1 - y[, b]) * c10
     z[, b] <- z[, b] + y[, a] * (c11 - c10) + (1 - y[, a]) * c01
   }
+  z
+}
+
+# The pseudo-log-likelihood sum_i sum_l log p(y_il | y_i,-l, x_i) of a fit on
+# the rows (x, y): each label's conditional log-odds is its node term plus,
+# per edge, the difference of the edge potentials at the neighbour's value.
+mlcrf_pseudo_loglik <- function(fit, x, y) {
+  pot <- mlcrf_potentials(fit, x)
+  y <- y + 0
+  z <- mlcrf_conditional_logits(pot, y)
   sum(y * stats::plogis(z, log.p = TRUE) + (1 - y) * stats::plogis(-z, log.p = TRUE))
 }
 
@@ -67,16 +75,7 @@ mlcrf_edge_blocks <- function(fit, x, y) {
   p <- ncol(xs)
   K <- prep$K
   pot <- mlcrf_potentials(fit, x)
-  z <- pot$node
-  for (e in seq_along(pot$from)) {
-    a <- pot$from[e] + 1L
-    b <- pot$to[e] + 1L
-    c01 <- pot$pair[, 3L * e - 2L]
-    c10 <- pot$pair[, 3L * e - 1L]
-    c11 <- pot$pair[, 3L * e]
-    z[, a] <- z[, a] + y[, b] * (c11 - c01) + (1 - y[, b]) * c10
-    z[, b] <- z[, b] + y[, a] * (c11 - c10) + (1 - y[, a]) * c01
-  }
+  z <- mlcrf_conditional_logits(pot, y)
   pr <- stats::plogis(z)
   w <- pr * (1 - pr)
   r <- y - pr
