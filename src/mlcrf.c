@@ -74,15 +74,10 @@ SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEX
     PROTECT(th);
     SEXP grad = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
     double value = crf_smooth(&pr, t, REAL(grad));
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-    SET_VECTOR_ELT(out, 0, Rf_ScalarReal(value));
-    SET_VECTOR_ELT(out, 1, grad);
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(crf_group_penalty(&pr, t)));
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
-    SET_STRING_ELT(nms, 0, Rf_mkChar("value"));
-    SET_STRING_ELT(nms, 1, Rf_mkChar("gradient"));
-    SET_STRING_ELT(nms, 2, Rf_mkChar("group"));
-    Rf_setAttrib(out, R_NamesSymbol, nms);
+    SEXP val = PROTECT(Rf_ScalarReal(value));
+    SEXP group = PROTECT(Rf_ScalarReal(crf_group_penalty(&pr, t)));
+    const char *names[] = {"value", "gradient", "group", ""};
+    SEXP out = named_list(names, val, grad, group);
     UNPROTECT(4);
     return out;
 }
@@ -132,19 +127,10 @@ SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
         pr.group_w = 0.0;
         status = crf_lbfgs(&pr, t, mx, tl, &iter, &obj);
     }
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
-    SET_VECTOR_ELT(out, 0, th);
-    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(status));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(iter));
-    SET_VECTOR_ELT(out, 3, Rf_ScalarReal(obj));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarInteger(used));
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 5));
-    SET_STRING_ELT(nms, 0, Rf_mkChar("theta"));
-    SET_STRING_ELT(nms, 1, Rf_mkChar("status"));
-    SET_STRING_ELT(nms, 2, Rf_mkChar("iter"));
-    SET_STRING_ELT(nms, 3, Rf_mkChar("objective"));
-    SET_STRING_ELT(nms, 4, Rf_mkChar("modes"));
-    Rf_setAttrib(out, R_NamesSymbol, nms);
-    UNPROTECT(3);
+    SEXP st_s = PROTECT(Rf_ScalarInteger(status)), iter_s = PROTECT(Rf_ScalarInteger(iter));
+    SEXP obj_s = PROTECT(Rf_ScalarReal(obj)), used_s = PROTECT(Rf_ScalarInteger(used));
+    const char *names[] = {"theta", "status", "iter", "objective", "modes", ""};
+    SEXP out = named_list(names, th, st_s, iter_s, obj_s, used_s);
+    UNPROTECT(5);
     return out;
 }

@@ -48,16 +48,23 @@ test_that("the path of edge strengths has the edges of mlcrf() at each lambda_w,
   expect_error(plot(structure(list(), class = c("cv_mlcrf", "ml_cv")), type = "path"), "path")
 })
 
+# The pruning tests' fit: a 3-label chain of 150 rows, two lambda_w, tight
+# tolerance; `...` the pruning rule.
+pruned_chain_cv <- function(...) {
+  set.seed(7)
+  d <- crf_ref_synthetic("chain", n = 150)
+  d$cv <- suppressWarnings(cv_mlcrf(d$x, d$y, lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.02,
+                                    nfolds = 3, tol = 1e-9, progress = FALSE, path = FALSE, ...))
+  d
+}
+
 test_that("cv_mlcrf(prune = 'ebic') drops the weakest edge and refits, and keeps the least eBIC", {
   # references: the pseudo-likelihood and the gradient of the refit's problem
   # in plain R (helper-mlcrf.R), the eBIC by its formula
-  set.seed(7)
-  d <- crf_ref_synthetic("chain", n = 150)
+  d <- pruned_chain_cv(prune = "ebic")
   x <- d$x
   y <- d$y
-  cv <- suppressWarnings(cv_mlcrf(x, y, lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.02,
-                                  nfolds = 3, tol = 1e-9, progress = FALSE, path = FALSE,
-                                  prune = "ebic"))
+  cv <- d$cv
   expect_s3_class(cv$ebic, "data.frame")
   E0 <- nrow(cv$fit_cv$edges)
   expect_gte(E0, 2L)
@@ -125,13 +132,10 @@ test_that("the default cv_mlcrf() recovers the paper's synthetic graphs", {
 })
 
 test_that("prune = 'chisq' keeps the candidate of least -2 PL + its edges' null quantiles", {
-  set.seed(7)
-  d <- crf_ref_synthetic("chain", n = 150)
+  d <- pruned_chain_cv(prune = "chisq", level = 0.05)
   x <- d$x
   y <- d$y
-  cv <- suppressWarnings(cv_mlcrf(x, y, lambda_w = c(0.1, 0.01), eta = 1, lambda_v = 0.02,
-                                  nfolds = 3, tol = 1e-9, progress = FALSE, path = FALSE,
-                                  prune = "chisq", level = 0.05))
+  cv <- d$cv
   E0 <- nrow(cv$fit_cv$edges)
   expect_gte(E0, 2L)
   cand <- mlss:::mlcrf_ebic_candidates(cv$fit_cv, x, y, 1e-9, 2000)
