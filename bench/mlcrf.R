@@ -10,7 +10,9 @@
 #   with each fold's training mean and sd.
 #   * MLCRF: cv_mlcrf() with its defaults on the fold's training part
 #     (lambda_v by per-label CV, lambda_w and eta by 5-fold CV of the held-out
-#     log-likelihood, then the extended-BIC pruning, prune = "ebic"), exact
+#     log-likelihood, then the default pruning: prune = "chisq", the
+#     ridge-corrected test per edge, since session 34; MLCRF_ebic the extended
+#     BIC, the default before), exact
 #     inference (m <= 14).  MLCRF_cv: the same CV without the pruning
 #     (prune = "none"), from the same run (the pruning's candidates are
 #     refitted from the CV fit, as cv_mlcrf() does, and all are scored, so
