@@ -366,5 +366,13 @@ test_that("stage 1's FISTA iterates are those of a plain-R FISTA with backtracki
       expect_equal(unname(s1$theta), unname(ref$theta), tolerance = 1e-9, label = info)
       expect_equal(s1$objective, ref$objective, tolerance = 1e-10, label = info)
     }
+    # run to a tolerance that is met: the same stopping iteration, since the
+    # stopping residual is L max |z - y| (not the step |z - y| alone)
+    ref2 <- ref_fista(th0, f, grad, gpen, prox, maxit = 500, tol = 1e-5)
+    s2 <- mlss:::mlcrf_call_fit(prep, seq_len(nrow(P)), lv, lw, eta, th0, 1L, 1e-5, 500L,
+                                mode = 1L)
+    expect_lt(ref2$iter, 500)
+    expect_identical(s2$iter, as.integer(ref2$iter), label = paste("K =", K, "stopping iteration"))
+    expect_equal(unname(s2$theta), unname(ref2$theta), tolerance = 1e-8)
   }
 })
