@@ -354,6 +354,12 @@ mlcrf_reporter <- function(say) {
   function(msg) say(msg)
 }
 
+# The eta of the stage-2 refit: the refit keeps the edge ridge lambda_w
+# (1 - eta), at least lambda_w / 1000, so that the full parameterisation
+# (which the node terms can partly absorb) has a unique solution also for
+# eta = 1.  Also the ridge of the pruning's and the stability paths' refits.
+mlcrf_refit_eta <- function(eta) min(eta, 1 - 1e-3)
+
 mlcrf_call_objective <- function(prep, which, lambda_v, lambda_w, eta, theta, mode = 0L) {
   .Call(C_mlcrf_objective, prep$nx, prep$shift, prep$sinv, prep$y,
         as.integer(prep$from[which] - 1L), as.integer(prep$to[which] - 1L), prep$K,
@@ -393,10 +399,7 @@ mlcrf_solve <- function(prep, lambda_v, lambda_w, eta, edges, start, tol, max_it
   }
   cols <- c(seq_len(prep$m), edge_columns(prep, keep))
   th0 <- if (!is.null(stage1)) stage1[, cols, drop = FALSE] else start[, cols, drop = FALSE]
-  # the refit keeps the edge ridge lambda_w (1 - eta), at least lambda_w / 1000,
-  # so that the full parameterisation (which the node terms can partly
-  # absorb) has a unique solution also for eta = 1
-  eta2 <- min(eta, 1 - 1e-3)
+  eta2 <- mlcrf_refit_eta(eta)
   say("stage 2: refit of ", length(keep), " edges")
   s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, eta2, th0, 2L, tol, max_iter, say = say)
   conv$stage2 <- s2[c("status", "iter", "objective")]

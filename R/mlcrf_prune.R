@@ -79,7 +79,7 @@ mlcrf_edge_blocks <- function(fit, x, y) {
   pr <- stats::plogis(z)
   w <- pr * (1 - pr)
   r <- y - pr
-  eta2 <- min(fit$eta, 1 - 1e-3)  # the refit's edge ridge, as mlcrf()'s stage 2
+  eta2 <- mlcrf_refit_eta(fit$eta)  # the refit's edge ridge, as mlcrf()'s stage 2
   ridge_v <- function(l) 2 * n * c(mlcrf_lambda0, rep(unname(fit$lambda_v[l]), p - 1L))
   zero <- matrix(0, n, p)
   lapply(seq_along(pot$from), function(e) {
@@ -166,7 +166,7 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
   keep <- match(paste(fit$edges$from, fit$edges$to, sep = "~"), pairs)
   m <- prep$m
   K <- prep$K
-  eta2 <- min(fit$eta, 1 - 1e-3)  # as the refit of mlcrf() (stage 2)
+  eta2 <- mlcrf_refit_eta(fit$eta)  # as the refit of mlcrf() (stage 2)
   # ridge: the refits' edge ridge as a fraction of lambda_w (NULL: as mlcrf())
   if (!is.null(ridge)) eta2 <- 1 - ridge
   cur <- if (is.null(ridge)) fit else

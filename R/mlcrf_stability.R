@@ -176,7 +176,7 @@ mlcrf_fit_edges <- function(prep, x, y, keep, lambda_v, lambda_w, eta, tol, max_
   nodes <- mlcrf_call_fit(prep, integer(0), lambda_v, 0, eta, matrix(0, p, prep$m), 2L,
                           tol, max_iter)$theta
   th0 <- cbind(nodes, matrix(0, p, length(keep) * prep$K))
-  s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, min(eta, 1 - 1e-3), th0, 2L, tol,
+  s2 <- mlcrf_call_fit(prep, keep, lambda_v, lambda_w, mlcrf_refit_eta(eta), th0, 2L, tol,
                        max_iter)
   if (s2$status == 2L) stop("mlcrf: the L-BFGS refit failed", call. = FALSE)
   if (s2$status == 1L)
