@@ -272,6 +272,8 @@ check_lewl_labels <- function(y, warn = TRUE) {
 # Above this many rows, approx = "auto" replaces the n x n kernel by its
 # Nystrom factor (documented in ?lewl).
 lewl_exact_max <- 2500L
+# The depth of the Anderson mixing of the missing entries (?lewl; 0: none).
+lewl_default_accel <- 0L
 # The default number of Nystrom landmarks (?lewl).
 lewl_default_landmarks <- 500L
 
@@ -417,10 +419,15 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        cg_tol = 1e-10, cg_max = 1000L, Z0 = NULL, start = NULL,
                        eig_method = getOption("mlss.lewl_eigen", "auto"),
                        eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
-                       eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1)) {
+                       eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1),
+                       accel = getOption("mlss.lewl_accel", lewl_default_accel)) {
   if (!is.numeric(relax) || length(relax) != 1 || !(relax >= 1 && relax < 2))
     stop_arg("options(mlss.lewl_relax) must be one number in [1, 2) (the over-relaxation ",
              "of the recovery step; 1, the default, is none)")
+  if (!is.numeric(accel) || length(accel) != 1 || !(accel >= 0 && accel <= 50) ||
+      accel != round(accel))
+    stop_arg("options(mlss.lewl_accel) must be one whole number in [0, 50] (the depth of ",
+             "the Anderson mixing of the missing entries; 0 is none)")
   ynum <- y + 0  # logical -> double, NA kept
   storage.mode(ynum) <- "double"
   miss <- is.na(y)
@@ -444,7 +451,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                native_matrix(prep$W), as.integer(k), as.double(lambda), as.double(beta),
                as.integer(max_iter), as.double(tol),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
-               as.integer(cg_max), Z0, eig, as.double(eig_tol), as.double(relax))
+               as.integer(cg_max), Z0, eig, as.double(eig_tol), as.double(relax),
+               as.integer(accel))
   if (res$eig_unconverged > 0L)
     warn_not_converged_msg("lewl: the eigensolver of the Z-step stopped at ",
                            eig_max_restart, " restarts before its residuals fell below ",
@@ -467,7 +475,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   recovered[miss] <- pmin(pmax(Yt[miss], 0), 1)
   list(Z = Z, D = D, completed = Yt, recovered = recovered, missing = miss,
        values = res$values, objective = res$objective, cg_iterations = res$cg_iter,
-       eig_products = res$eig_products, iterations = res$iter, converged = converged)
+       eig_products = res$eig_products, accel_steps = res$accel_steps,
+       accel_rejected = res$accel_rejected, iterations = res$iter, converged = converged)
 }
 
 # The regression from x to Z: a list(predict = function(newx), type, model).
