@@ -582,12 +582,18 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             double d = Yt[q] - ZD[q];
             fit += d * d;
         }
-        double f = fit + opt->beta * lewl_smoothness(G, c, Yt, r) - hsic;
+        double f = fit + opt->beta * lewl_smoothness(G, c, Yt, r) -
+            hsic;
+        double smooth = f - fit + hsic;  /* beta tr(Yt' L Yt) */
         objective[it] = f;
         *iter = it + 1;
         if (it > 0) {
+            /* relative to the size of the objective's terms (each >= 0 up
+               to rounding): |f| alone is near 0 where the HSIC term cancels
+               the others (large lambda), which made the test far stricter
+               there */
             double prev = objective[it - 1];
-            double scale = fmax(fabs(prev), fabs(f));
+            double scale = fmax(fmax(fabs(prev), fabs(f)), fit + fabs(smooth) + fabs(hsic));
             if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0)) {
                 status = LEWL_OK;
                 break;
