@@ -273,7 +273,7 @@ check_lewl_labels <- function(y, warn = TRUE) {
 # Nystrom factor (documented in ?lewl).
 lewl_exact_max <- 2500L
 # The depth of the Anderson mixing of the missing entries (?lewl; 0: none).
-lewl_default_accel <- 0L
+lewl_default_accel <- 10L
 # The default number of Nystrom landmarks (?lewl).
 lewl_default_landmarks <- 500L
 
@@ -420,7 +420,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        eig_method = getOption("mlss.lewl_eigen", "auto"),
                        eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
                        eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1),
-                       accel = getOption("mlss.lewl_accel", lewl_default_accel)) {
+                       accel = getOption("mlss.lewl_accel", lewl_default_accel),
+                       eig_warm_gram = getOption("mlss.lewl_eig_warm_gram", FALSE)) {
   if (!is.numeric(relax) || length(relax) != 1 || !(relax >= 1 && relax < 2))
     stop_arg("options(mlss.lewl_relax) must be one number in [1, 2) (the over-relaxation ",
              "of the recovery step; 1, the default, is none)")
@@ -441,7 +442,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   }
   factor <- !is.null(prep$G)
   eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram")) - 1L,
-           as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart))
+           as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart),
+           as.integer(isTRUE(eig_warm_gram)))
   if (!is.null(Z0)) {
     Z0 <- unname(Z0)
     storage.mode(Z0) <- "double"

@@ -434,7 +434,10 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     trace->dense = dense && !gram;
     const double *GtG = NULL;
     double *S = NULL, *U = NULL;
-    if (gram) {
+    /* the factor with its diagonal: the low-rank part's exact eigenvectors
+       as the eigensolver's warm start (opt->eig_warm_gram) */
+    int warm_gram = K->r > 0 && K->dg && opt->eig_warm_gram && k <= K->r + c;
+    if (gram || warm_gram) {
         int rr = K->r, pp = K->r + c;
         if (K->GtG) {
             GtG = K->GtG;
@@ -519,6 +522,13 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                    alternating updates converge slowly, so the path's deviations
                    add up: measured, 0.008 in the recovered entries of medical */
                 int rst = 0, prd = 0;
+                if (warm_gram) {
+                    /* Z and values as scratch; on failure the previous X */
+                    lewl_kernel lowrank = *K;
+                    lowrank.dg = NULL;
+                    if (zstep_gram(opt, &lowrank, GtG, Yt, S, U, values, Z) == 0)
+                        memcpy(X, Z, sizeof(double) * (size_t) n * k);
+                }
                 int est = eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, &rst, &prd);
                 if (est < 0) return LEWL_ERR_EIGEN;
                 if (est == EIGS_NOT_CONVERGED) trace->unconverged++;

@@ -48,6 +48,9 @@ typedef struct {
     double eig_tol;  /* relative residual of each Ritz pair (eigs_core.h) */
     double relax;    /* over-relaxation of the exact recovery step, in [1, 2) */
     int accel;       /* Anderson mixing of the missing entries: history depth, 0 = off */
+    int eig_warm_gram; /* factor with its diagonal: warm-start each Z-step's eigensolver
+                          with the exact eigenvectors of the low-rank part (the Gram
+                          route without the diagonal) in its first k columns */
 } lewl_options;
 
 /* The kernel term: r == 0, K is the n x n kernel matrix (not centred);

@@ -155,7 +155,8 @@ test_that("the over-relaxed recovery step: two iterations from the equations", {
 test_that("relaxed and plain updates reach the same fixed point", {
   p <- lewl_problem(40, 4, m = 4, rate = 0.5, seed = 10)
   fits <- lapply(c(1, 1.5), function(w) {
-    old <- options(mlss.lewl_relax = w)
+    # over-relaxation against the plain alternation (no Anderson mixing)
+    old <- options(mlss.lewl_relax = w, mlss.lewl_accel = 0L)
     on.exit(options(old))
     lewl(p$x, p$ymiss, k = 2, lambda = 1, beta = 1, knn = 5, gamma = 0.5, tol = 1e-13,
          max_iter = 5000)
