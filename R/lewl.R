@@ -54,9 +54,9 @@
 #' (`bench/lewl_scale_results.md`).
 #' The alternation is a fixed-point iteration `x -> T(x)` on the missing
 #' entries (`Z` and `D` are functions of `Yt`) and converges linearly, often
-#' slowly (269 iterations at n = 20000 rows).  By default (`options(
-#' mlss.lewl_accel = 10)`; 0 gives the plain alternation) the next point is
-#' mixed from the last 10 (Anderson mixing, type II): `T(x_t) - dG g`, `g`
+#' slowly (269 iterations at n = 20000 rows).  Optionally (`options(
+#' mlss.lewl_accel = d)`, e.g. 10; default 0, the plain alternation) the next
+#' point is mixed from the last `d` (Anderson mixing, type II): `T(x_t) - dG g`, `g`
 #' the least-squares combination of the differences of the residuals `T(x) -
 #' x` that best cancels the current one, `dG` the differences of the `T(x)`.
 #' A safeguard keeps the objective non-increasing: after the Z-step at the
@@ -68,13 +68,18 @@
 #' scheme.  Measured (`bench/lewl_scale_results.md`): 300 rows of emotions
 #' (k = 6, 30\% hidden) at `tol = 1e-12`, 41 iterations against 532; at
 #' n = 20000 (enron-shaped, k = 53, the Nystrom factor without its
-#' diagonal), 52 iterations and 141 s CPU against 269 and 927 s.
-#' The iterations stop when the objective changes by less than `tol` times
-#' the size of its terms, `||Yt - Z D||^2 + beta tr(Yt' L Yt) + lambda
-#' tr(Z' H K H Z)` (at least the objective's absolute value; `|f|` alone, the
-#' test before session s35, is near 0 where the HSIC term cancels the others
-#' at large `lambda`, which made the test far stricter there), or after
-#' `max_iter` with a warning.
+#' diagonal), 52 iterations and 141 s CPU against 269 and 927 s.  It is
+#' not the default because at `tol = 1e-6` it stops at other points than the
+#' plain scheme, and there the Nystrom route moved away from the exact route
+#' on medical (hidden-entry macro AUC +0.0103 at rate 0.3 and -0.0246 at
+#' 0.7, beyond issue 23's bar of 0.005; -0.0012 at 0.3 plain).
+#' The iterations stop when the objective changes by less than `tol`
+#' (relative to `|f|`) between two iterations, or after `max_iter` with a
+#' warning.  `|f|` is near 0 where the HSIC term cancels the others (large
+#' `lambda`), which makes the test far stricter there;
+#' `options(mlss.lewl_stop_terms = TRUE)` divides by the size of the terms,
+#' `||Yt - Z D||^2 + beta tr(Yt' L Yt) + lambda tr(Z' H K H Z)`, instead
+#' (not the default: not yet measured on the issue's protocol).
 #' That test stops a slow descent early: on those sets the recovered entries
 #' of two plain schemes (plain and relaxed) that both passed it differ by up
 #' to 0.03 (emotions, 70\% hidden).  On emotions with a fifth of the rows
@@ -136,8 +141,7 @@
 #' @param init The value the missing entries start from (default 0.5, the
 #'   paper's code for a missing label).
 #' @param tol Relative change of the objective that stops the iterations
-#'   (default 1e-6, as in the paper), relative to the size of the
-#'   objective's terms (see Details).
+#'   (default 1e-6, as in the paper).
 #' @param max_iter Maximum number of iterations (default 500).
 #' @param approx The kernel term: `"auto"` (default) uses the n x n kernel
 #'   matrix up to n = 2500 rows and its Nystrom factor above; `"exact"` or
@@ -296,7 +300,7 @@ check_lewl_labels <- function(y, warn = TRUE) {
 # Nystrom factor (documented in ?lewl).
 lewl_exact_max <- 2500L
 # The depth of the Anderson mixing of the missing entries (?lewl; 0: none).
-lewl_default_accel <- 10L
+lewl_default_accel <- 0L
 # The default number of Nystrom landmarks (?lewl).
 lewl_default_landmarks <- 500L
 
@@ -444,7 +448,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
                        eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1),
                        accel = getOption("mlss.lewl_accel", lewl_default_accel),
-                       eig_warm_gram = getOption("mlss.lewl_eig_warm_gram", FALSE)) {
+                       eig_warm_gram = getOption("mlss.lewl_eig_warm_gram", FALSE),
+                       stop_terms = getOption("mlss.lewl_stop_terms", FALSE)) {
   if (!is.numeric(relax) || length(relax) != 1 || !(relax >= 1 && relax < 2))
     stop_arg("options(mlss.lewl_relax) must be one number in [1, 2) (the over-relaxation ",
              "of the recovery step; 1, the default, is none)")
@@ -466,7 +471,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   factor <- !is.null(prep$G)
   eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart),
-           as.integer(isTRUE(eig_warm_gram)))
+           as.integer(isTRUE(eig_warm_gram)), as.integer(isTRUE(stop_terms)))
   if (!is.null(Z0)) {
     Z0 <- unname(Z0)
     storage.mode(Z0) <- "double"

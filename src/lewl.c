@@ -46,8 +46,8 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                        Rf_isNull(gtg) ? NULL : REAL(gtg)};
     if (!Rf_isNull(Z0) && (!Rf_isReal(Z0) || !Rf_isMatrix(Z0) || Rf_nrows(Z0) != n))
         Rf_error("internal: Z0 must be NULL or a double matrix with %d rows", n);
-    if (!Rf_isInteger(eig) || XLENGTH(eig) != 5)
-        Rf_error("internal: eig must be 5 integers");
+    if (!Rf_isInteger(eig) || XLENGTH(eig) != 6)
+        Rf_error("internal: eig must be 6 integers");
     mlss_mat W = unpack_matrix(graph, "graph");
     if (W.nrow != n || W.ncol != n || !W.i) Rf_error("internal: graph must be sparse n x n");
     lewl_options opt = {n, c, Rf_asInteger(k), Rf_asReal(lambda), Rf_asReal(beta),
@@ -55,7 +55,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                         Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol),
                         INTEGER(eig)[0], INTEGER(eig)[1], INTEGER(eig)[2],
                         INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax),
-                        Rf_asInteger(accel), INTEGER(eig)[4]};
+                        Rf_asInteger(accel), INTEGER(eig)[4], INTEGER(eig)[5]};
     if (opt.eig_method < 0 || opt.eig_method > 3 || opt.eig_block < 1 ||
         opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0) ||
         !(opt.relax >= 1.0 && opt.relax < 2.0) || opt.accel < 0 || opt.accel > 50)

@@ -598,12 +598,14 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
         objective[it] = f;
         *iter = it + 1;
         if (it > 0) {
-            /* relative to the size of the objective's terms (each >= 0 up
-               to rounding): |f| alone is near 0 where the HSIC term cancels
-               the others (large lambda), which made the test far stricter
-               there */
+            /* relative to |f|, or (opt->stop_terms) to the size of the
+               objective's terms (each >= 0 up to rounding): |f| alone is
+               near 0 where the HSIC term cancels the others (large lambda),
+               which makes the test far stricter there */
             double prev = objective[it - 1];
-            double scale = fmax(fmax(fabs(prev), fabs(f)), fit + fabs(smooth) + fabs(hsic));
+            double scale = fmax(fabs(prev), fabs(f));
+            if (opt->stop_terms)
+                scale = fmax(scale, fit + fabs(smooth) + fabs(hsic));
             if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0)) {
                 status = LEWL_OK;
                 break;

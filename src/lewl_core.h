@@ -51,6 +51,8 @@ typedef struct {
     int eig_warm_gram; /* factor with its diagonal: warm-start each Z-step's eigensolver
                           with the exact eigenvectors of the low-rank part (the Gram
                           route without the diagonal) in its first k columns */
+    int stop_terms;    /* the stopping test relative to the size of the objective's
+                          terms (1) or to |f| (0) */
 } lewl_options;
 
 /* The kernel term: r == 0, K is the n x n kernel matrix (not centred);

@@ -61,12 +61,15 @@ test_that("the Anderson option is checked", {
   }
 })
 
-# The stopping test: |f_i - f_(i-1)| <= tol * scale_i with scale_i the size of
+# The stopping test of options(mlss.lewl_stop_terms = TRUE):
+# |f_i - f_(i-1)| <= tol * scale_i with scale_i the size of
 # the objective's terms, ||Yt - ZD||^2 + beta tr(Yt' L Yt) + lambda tr(Z' HKH Z)
 # (at least |f_i| and |f_(i-1)|): at large lambda the HSIC term cancels the
 # others and |f| alone is near 0.  Reference: the terms from the equations at
 # the fit stopped there and at the fit one iteration earlier.
 test_that("the stopping test is relative to the size of the objective's terms", {
+  old <- options(mlss.lewl_stop_terms = TRUE)
+  on.exit(options(old))
   p <- lewl_problem(40, 4, m = 4, rate = 0.4, seed = 1)
   args <- list(p$x, p$ymiss, k = 2, lambda = 10, beta = 1, knn = 5, gamma = 0.5)
   tol <- 1e-5
