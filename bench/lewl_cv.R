@@ -13,11 +13,16 @@
 # build's default; "1": none, the scheme before issue 23's second session),
 # LEWL_CV_TOL (lewl()'s tol, default 1e-6), LEWL_CV_WARM ("TRUE": each point
 # starts from the previous point's completed matrix and embedding, as
-# cv_lewl(warm_start = TRUE) walks its grid; the first point cold).
+# cv_lewl(warm_start = TRUE) walks its grid; the first point cold),
+# LEWL_CV_ACCEL (the depth of the Anderson mixing, options(mlss.lewl_accel);
+# unset: the build's default; "0": the plain alternation).
 lib <- Sys.getenv("LEWL_CV_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "lewl_scale.R"))
 if (nzchar(Sys.getenv("LEWL_RELAX"))) options(mlss.lewl_relax = as.numeric(Sys.getenv("LEWL_RELAX")))
+if (nzchar(Sys.getenv("LEWL_CV_ACCEL")))
+  options(mlss.lewl_accel = as.integer(Sys.getenv("LEWL_CV_ACCEL")))
+cat("accel", format(getOption("mlss.lewl_accel", "default")), "\n")
 cat("cv_lewl bench; relax", format(getOption("mlss.lewl_relax", "default")), "; load",
     readLines("/proc/loadavg"), "\n")
 d <- bench_data(2000)
@@ -47,7 +52,9 @@ for (g in pts) {
                              start = if (warm) prev$completed)))
   prev <- fit
   r <- data.frame(point = g, lambda = p$lambda, beta = p$beta, k = p$k,
-                  iterations = fit$iterations, cg_per_iter = mean(fit$cg_iterations), elapsed_s = tt[["elapsed"]],
+                  iterations = fit$iterations, refused = fit$accel_rejected,
+                  objective = format(tail(fit$objective, 1), digits = 10),
+                  cg_per_iter = mean(fit$cg_iterations), elapsed_s = tt[["elapsed"]],
                   cpu_s = tt[["user.self"]] + tt[["sys.self"]])
   print(r, row.names = FALSE)
   rows[[length(rows) + 1]] <- r

@@ -7,17 +7,24 @@
 # route; LEWL_FIT_K: "m" (default) or "half" (ceiling(m / 2)).  Prints the
 # preparation and the fit's CPU and elapsed seconds, the iterations, the
 # peak RSS (VmHWM) and the hidden entries' micro AUC and AP.
+# LEWL_FIT_ACCEL: the depth of the Anderson mixing (options(mlss.lewl_accel);
+# unset: the build's default; "0": the plain alternation); LEWL_FIT_TOL:
+# lewl()'s tol (default 1e-6).
 lib <- Sys.getenv("LEWL_FIT_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "lewl_scale.R"))
 n <- as.integer(Sys.getenv("LEWL_FIT_N", "20000"))
 diag_on <- as.logical(Sys.getenv("LEWL_FIT_DIAG", "TRUE"))
 options(mlss.lewl_nystrom_diag = diag_on)
+if (nzchar(Sys.getenv("LEWL_FIT_ACCEL")))
+  options(mlss.lewl_accel = as.integer(Sys.getenv("LEWL_FIT_ACCEL")))
+tol <- as.numeric(Sys.getenv("LEWL_FIT_TOL", "1e-6"))
+cat("accel", format(getOption("mlss.lewl_accel", "default")), "; tol", tol, "\n")
 cat("lewl whole fit; n", n, "; diagonal", diag_on, "; load", readLines("/proc/loadavg"), "\n")
 d <- bench_data(n)
 k <- if (Sys.getenv("LEWL_FIT_K", "m") == "half") ceiling(ncol(d$y) / 2) else ncol(d$y)
 set.seed(1)
-tt <- system.time(fit <- withCallingHandlers(lewl(d$x, d$y, k = k),
+tt <- system.time(fit <- withCallingHandlers(lewl(d$x, d$y, k = k, tol = tol),
                                              warning = function(w) {
                                                cat("warning:", conditionMessage(w), "\n")
                                                invokeRestart("muffleWarning")
@@ -34,4 +41,7 @@ cat("k", k, "; route", fit$approx, "; iterations", fit$iterations, "; converged"
     "\nwhole lewl() (preparation included):", tt[["user.self"]] + tt[["sys.self"]], "s CPU,",
     tt[["elapsed"]], "s elapsed; peak RSS", round(peak_mb()), "MB",
     "\nhidden entries: micro AUC", format(auc, digits = 5), "AP", format(ap, digits = 5),
+    "\nAnderson steps", fit$accel_steps, "; refused", fit$accel_rejected,
+    "; eigensolver products per iteration (mean)", round(mean(fit$eig_products), 1),
+    "; final objective", format(tail(fit$objective, 1), digits = 12),
     "\nload", readLines("/proc/loadavg"), "\n")

@@ -15,12 +15,14 @@
  * max_iter, tol, recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
  * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
  * / 2 iterative, block, depth, max_restart); eig_tol; relax: the over-relaxation
- * of the exact recovery step, in [1, 2).
+ * of the exact recovery step, in [1, 2); accel: the depth of the Anderson
+ * mixing of the missing entries (0: none).
  * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
- * eig_restarts, eig_products, eig_unconverged, eig_dense). */
+ * eig_restarts, eig_products, eig_unconverged, eig_dense, accel_steps,
+ * accel_rejected). */
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
-              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax)
+              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel)
 {
     int n = Rf_nrows(y), c = Rf_ncols(y);
     check_targets(y, n);
@@ -44,18 +46,19 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                        Rf_isNull(gtg) ? NULL : REAL(gtg)};
     if (!Rf_isNull(Z0) && (!Rf_isReal(Z0) || !Rf_isMatrix(Z0) || Rf_nrows(Z0) != n))
         Rf_error("internal: Z0 must be NULL or a double matrix with %d rows", n);
-    if (!Rf_isInteger(eig) || XLENGTH(eig) != 4)
-        Rf_error("internal: eig must be 4 integers");
+    if (!Rf_isInteger(eig) || XLENGTH(eig) != 6)
+        Rf_error("internal: eig must be 6 integers");
     mlss_mat W = unpack_matrix(graph, "graph");
     if (W.nrow != n || W.ncol != n || !W.i) Rf_error("internal: graph must be sparse n x n");
     lewl_options opt = {n, c, Rf_asInteger(k), Rf_asReal(lambda), Rf_asReal(beta),
                         Rf_asInteger(max_iter), Rf_asInteger(recovery),
                         Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol),
                         INTEGER(eig)[0], INTEGER(eig)[1], INTEGER(eig)[2],
-                        INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax)};
+                        INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax),
+                        Rf_asInteger(accel), INTEGER(eig)[4], INTEGER(eig)[5]};
     if (opt.eig_method < 0 || opt.eig_method > 3 || opt.eig_block < 1 ||
         opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0) ||
-        !(opt.relax >= 1.0 && opt.relax < 2.0))
+        !(opt.relax >= 1.0 && opt.relax < 2.0) || opt.accel < 0 || opt.accel > 50)
         Rf_error("lewl: invalid eigensolver settings");
     if (opt.k < 1 || opt.k > n || !(opt.lambda >= 0.0) || !(opt.beta >= 0.0) ||
         opt.max_iter < 1 || opt.cg_max < 0 || !(opt.tol >= 0.0) || !(opt.cg_tol >= 0.0) ||
@@ -71,7 +74,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
 
     const char *names[] = {"Yt", "Z", "D", "values", "objective", "cg_iter", "iter",
                            "status", "eig_restarts", "eig_products", "eig_unconverged",
-                           "eig_dense", ""};
+                           "eig_dense", "accel_steps", "accel_rejected", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP Yt = PROTECT(Rf_duplicate(start));
     SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, n, opt.k));
@@ -80,7 +83,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     double *obj = (double *) R_alloc((size_t) opt.max_iter, sizeof(double));
     int *cgi = (int *) R_alloc((size_t) opt.max_iter, sizeof(int));
     lewl_eig_trace tr = {(int *) R_alloc((size_t) opt.max_iter, sizeof(int)),
-                         (int *) R_alloc((size_t) opt.max_iter, sizeof(int)), 0, 0};
+                         (int *) R_alloc((size_t) opt.max_iter, sizeof(int)), 0, 0, 0, 0};
     int iter = 0;
     int status = lewl_run(&opt, &G, yv, missing, &ker,
                           Rf_isNull(Z0) ? NULL : REAL(Z0),
@@ -109,6 +112,8 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     SET_VECTOR_ELT(res, 9, eig_products);
     SET_VECTOR_ELT(res, 10, Rf_ScalarInteger(tr.unconverged));
     SET_VECTOR_ELT(res, 11, Rf_ScalarLogical(tr.dense));
+    SET_VECTOR_ELT(res, 12, Rf_ScalarInteger(tr.accel_steps));
+    SET_VECTOR_ELT(res, 13, Rf_ScalarInteger(tr.accel_rejected));
     UNPROTECT(9);
     return res;
 }

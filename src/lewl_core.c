@@ -205,14 +205,120 @@ static void hkh_times(const lewl_kernel *K, int b, const double *V, double *out,
     }
 }
 
-/* lambda tr(Z' H K H Z). */
-static double hsic_term(const lewl_kernel *K, int k, double lambda, const double *Z,
-                        double *HKHZ, double *scratch)
+/* Anderson mixing (type II, Walker and Ni 2011) of the missing entries x,
+ * the state of the alternation (Z and D are functions of Yt): T(x) is one
+ * iteration (the Z-step at x, then the recovery step).  With the residuals
+ * f_i = T(x_i) - x_i and the differences dF, dG of consecutive f_i and
+ * T(x_i) (at most depth of them), x_{t+1} = T(x_t) - dG g, g = argmin ||f_t -
+ * dF g|| (normal equations, ridge 1e-10 of their largest diagonal).  Fixed
+ * points are those of T (f = 0).  The safeguard is in lewl_run(). */
+typedef struct {
+    int depth, count, next, have_prev;
+    size_t nm;
+    size_t *idx;      /* the missing entries (positions in Yt) */
+    double *x, *fprev, *tprev, *dF, *dG, *A, *g;
+} anderson;
+
+static void anderson_alloc(anderson *a, int depth, size_t nc, const int *missing)
 {
-    hkh_times(K, k, Z, HKHZ, scratch);
-    double s = 0.0;
-    for (size_t q = 0; q < (size_t) K->n * k; q++) s += Z[q] * HKHZ[q];
-    return lambda * s;
+    a->depth = depth;
+    a->count = a->next = a->have_prev = 0;
+    size_t nm = 0;
+    for (size_t q = 0; q < nc; q++) nm += missing[q] != 0;
+    a->nm = nm;
+    a->idx = (size_t *) R_alloc(nm + 1, sizeof(size_t));
+    nm = 0;
+    for (size_t q = 0; q < nc; q++)
+        if (missing[q]) a->idx[nm++] = q;
+    a->x = (double *) R_alloc(nm + 1, sizeof(double));
+    a->fprev = (double *) R_alloc(nm + 1, sizeof(double));
+    a->tprev = (double *) R_alloc(nm + 1, sizeof(double));
+    a->dF = (double *) R_alloc((nm + 1) * depth, sizeof(double));
+    a->dG = (double *) R_alloc((nm + 1) * depth, sizeof(double));
+    a->A = (double *) R_alloc((size_t) depth * (depth + 1), sizeof(double));
+    a->g = (double *) R_alloc((size_t) depth, sizeof(double));
+}
+
+/* Solve the s x s symmetric positive definite system A g = b in place
+ * (Cholesky, no pivoting; A: s x s, column-major, b in g).  0: done, 1:
+ * not positive definite. */
+static int small_spd_solve(int s, double *A, double *g)
+{
+    for (int j = 0; j < s; j++) {
+        double d = A[j + j * s];
+        for (int l = 0; l < j; l++) d -= A[j + l * s] * A[j + l * s];
+        if (!(d > 0.0)) return 1;
+        d = sqrt(d);
+        A[j + j * s] = d;
+        for (int i = j + 1; i < s; i++) {
+            double v = A[i + j * s];
+            for (int l = 0; l < j; l++) v -= A[i + l * s] * A[j + l * s];
+            A[i + j * s] = v / d;
+        }
+    }
+    for (int i = 0; i < s; i++) {  /* L y = b */
+        double v = g[i];
+        for (int l = 0; l < i; l++) v -= A[i + l * s] * g[l];
+        g[i] = v / A[i + i * s];
+    }
+    for (int i = s - 1; i >= 0; i--) {  /* L' g = y */
+        double v = g[i];
+        for (int l = i + 1; l < s; l++) v -= A[l + i * s] * g[l];
+        g[i] = v / A[i + i * s];
+    }
+    return 0;
+}
+
+/* After the recovery step: Yt holds T(x_t) in its missing entries, a->x the
+ * x_t it started from.  Records the pair, and writes the mixed x_{t+1} into
+ * Yt (returns 1), or leaves T(x_t) there (returns 0: no history yet, or a
+ * singular least-squares problem).  a->tprev keeps T(x_t) for the
+ * safeguard. */
+static int anderson_step(anderson *a, double *Yt)
+{
+    size_t nm = a->nm;
+    double *f = a->x;  /* f_t = T(x_t) - x_t, over x_t in place */
+    for (size_t e = 0; e < nm; e++) f[e] = Yt[a->idx[e]] - f[e];
+    if (a->have_prev) {
+        double *df = a->dF + nm * a->next, *dg = a->dG + nm * a->next;
+        for (size_t e = 0; e < nm; e++) {
+            double tx = Yt[a->idx[e]];
+            df[e] = f[e] - a->fprev[e];
+            dg[e] = tx - a->tprev[e];
+        }
+        a->next = (a->next + 1) % a->depth;
+        if (a->count < a->depth) a->count++;
+    }
+    for (size_t e = 0; e < nm; e++) {
+        a->fprev[e] = f[e];
+        a->tprev[e] = Yt[a->idx[e]];
+    }
+    a->have_prev = 1;
+    int s = a->count;
+    if (s == 0) return 0;
+    double *A = a->A, *g = a->g, amax = 0.0;
+    for (int i = 0; i < s; i++) {
+        const double *di = a->dF + nm * i;
+        for (int j = 0; j <= i; j++) {
+            const double *dj = a->dF + nm * j;
+            double v = 0.0;
+            for (size_t e = 0; e < nm; e++) v += di[e] * dj[e];
+            A[i + j * s] = A[j + i * s] = v;
+        }
+        double v = 0.0;
+        for (size_t e = 0; e < nm; e++) v += di[e] * f[e];
+        g[i] = v;
+        if (A[i + i * s] > amax) amax = A[i + i * s];
+    }
+    if (!(amax > 0.0)) return 0;
+    for (int i = 0; i < s; i++) A[i + i * s] += 1e-10 * amax;
+    if (small_spd_solve(s, A, g) != 0) return 0;
+    for (int i = 0; i < s; i++) {
+        const double *dg = a->dG + nm * i;
+        double gi = g[i];
+        for (size_t e = 0; e < nm; e++) Yt[a->idx[e]] -= gi * dg[e];
+    }
+    return 1;
 }
 
 /* The Z-step's operator M V = Yt (Yt' V) + lambda H K H V (eigs_core.h). */
@@ -328,7 +434,10 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     trace->dense = dense && !gram;
     const double *GtG = NULL;
     double *S = NULL, *U = NULL;
-    if (gram) {
+    /* the factor with its diagonal: the low-rank part's exact eigenvectors
+       as the eigensolver's warm start (opt->eig_warm_gram) */
+    int warm_gram = K->r > 0 && K->dg && opt->eig_warm_gram && k <= K->r + c;
+    if (gram || warm_gram) {
         int rr = K->r, pp = K->r + c;
         if (K->GtG) {
             GtG = K->GtG;
@@ -343,7 +452,6 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     trace->unconverged = 0;
     double *ZD = (double *) R_alloc(nc, sizeof(double));
     int wk = b > k ? b : k, rs = K->r == 0 ? n : K->r;
-    double *HKHZ = (double *) R_alloc((size_t) n * wk, sizeof(double));
     double *scratch = (double *) R_alloc((size_t) rs * wk, sizeof(double));
     double *small = (double *) R_alloc((size_t) (c > 0 ? c : 1) * wk, sizeof(double));
     double *r = (double *) R_alloc((size_t) n, sizeof(double));
@@ -386,38 +494,79 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
 
     int status = LEWL_NOT_CONVERGED;
     *iter = 0;
+    anderson aa;
+    int accel = opt->accel > 0 && c > 0;
+    if (accel) anderson_alloc(&aa, opt->accel, nc, missing);
+    if (accel && aa.nm == 0) accel = 0;
+    trace->accel_steps = trace->accel_rejected = 0;
+    int pending = 0;     /* Yt holds an Anderson step not yet checked */
+    double fsafe = 0.0;  /* the objective the plain scheme had reached before it */
     for (int it = 0; it < opt->max_iter; it++) {
         R_CheckUserInterrupt();
-        /* Z-step: the top-k eigenvectors of M = lambda H K H + Yt Yt' */
-        const void *vmax = vmaxget();
-        int gs = gram ? zstep_gram(opt, K, GtG, Yt, S, U, values, Z) : 1;
-        if (gs < 0) return LEWL_ERR_EIGEN;
-        if (gs == 0) {
-            trace->restarts[it] = 0;
-            trace->products[it] = 0;
-            if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);  /* a warm fallback */
-        } else if (dense) {
-            if (zstep_dense(opt, K, Yt, rowmean, mall, M, values, Z) != 0)
-                return LEWL_ERR_EIGEN;
-            trace->restarts[it] = 0;
-            trace->products[it] = 0;
-        } else {
-            /* every Z-step to eig_tol: an inexact one (a looser tolerance
-               while the objective still moves) would still never increase f
-               (Rayleigh-Ritz over a basis holding the previous Z), but the
-               alternating updates converge slowly, so the path's deviations
-               add up: measured, 0.008 in the recovered entries of medical */
-            int est = eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, trace->restarts + it,
-                               trace->products + it);
-            if (est < 0) return LEWL_ERR_EIGEN;
-            if (est == EIGS_NOT_CONVERGED) trace->unconverged++;
-            memcpy(Z, X, sizeof(double) * (size_t) n * k);
-            memcpy(values, w, sizeof(double) * (size_t) k);
+        trace->restarts[it] = 0;
+        trace->products[it] = 0;
+        for (;;) {
+            /* Z-step: the top-k eigenvectors of M = lambda H K H + Yt Yt' */
+            const void *vmax = vmaxget();
+            int gs = gram ? zstep_gram(opt, K, GtG, Yt, S, U, values, Z) : 1;
+            if (gs < 0) return LEWL_ERR_EIGEN;
+            if (gs == 0) {
+                if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);  /* a warm fallback */
+            } else if (dense) {
+                if (zstep_dense(opt, K, Yt, rowmean, mall, M, values, Z) != 0)
+                    return LEWL_ERR_EIGEN;
+            } else {
+                /* every Z-step to eig_tol: an inexact one (a looser tolerance
+                   while the objective still moves) would still never increase f
+                   (Rayleigh-Ritz over a basis holding the previous Z), but the
+                   alternating updates converge slowly, so the path's deviations
+                   add up: measured, 0.008 in the recovered entries of medical */
+                int rst = 0, prd = 0;
+                if (warm_gram) {
+                    /* Z and values as scratch; on failure the previous X */
+                    lewl_kernel lowrank = *K;
+                    lowrank.dg = NULL;
+                    if (zstep_gram(opt, &lowrank, GtG, Yt, S, U, values, Z) == 0)
+                        memcpy(X, Z, sizeof(double) * (size_t) n * k);
+                }
+                int est = eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, &rst, &prd);
+                if (est < 0) return LEWL_ERR_EIGEN;
+                if (est == EIGS_NOT_CONVERGED) trace->unconverged++;
+                trace->restarts[it] += rst;
+                trace->products[it] += prd;
+                memcpy(Z, X, sizeof(double) * (size_t) n * k);
+                memcpy(values, w, sizeof(double) * (size_t) k);
+            }
+            vmaxset(vmax);
+            if (!pending) break;
+            /* the safeguard of an Anderson step x: its objective after the
+               Z-step, g(x) = ||Yt||^2 + beta tr(Yt' L Yt) - sum of the top k
+               eigenvalues (= min over Z, D at this Yt), must not exceed the
+               plain scheme's objective f(T(x_prev), Z_prev, D_prev), which
+               the plain step's own Z-step could only have lowered; else the
+               plain point T(x_prev) is restored, the history dropped and the
+               Z-step redone.  So the objectives stay non-increasing. */
+            pending = 0;
+            double g = 0.0;
+            for (size_t q = 0; q < nc; q++) g += Yt[q] * Yt[q];
+            g += opt->beta * lewl_smoothness(G, c, Yt, r);
+            for (int j = 0; j < k; j++) g -= values[j];
+            if (g <= fsafe + 1e-12 * fabs(fsafe)) break;
+            trace->accel_rejected++;
+            for (size_t e = 0; e < aa.nm; e++) Yt[aa.idx[e]] = aa.tprev[e];
+            aa.count = aa.next = 0;
         }
-        vmaxset(vmax);
         /* D-step: D = Z' Yt; then ZD */
         gemm('T', 'N', k, c, n, 1.0, Z, n, Yt, n, 0.0, D, k);
         gemm('N', 'N', n, c, k, 1.0, Z, n, D, k, 0.0, ZD, n);
+        /* lambda tr(Z' H K H Z) = tr(Z' M Z) - ||Z' Yt||^2: the sum of the
+           top k eigenvalues (Ritz values: z'Mz exactly) less ||D||^2, with
+           no product with the kernel */
+        double hsic = 0.0;
+        for (int j = 0; j < k; j++) hsic += values[j];
+        for (size_t q = 0; q < (size_t) k * c; q++) hsic -= D[q] * D[q];
+        if (accel)
+            for (size_t e = 0; e < aa.nm; e++) aa.x[e] = Yt[aa.idx[e]];
         /* Yt-step, column by column; the exact step over-relaxed from the
            second iteration on: y_old + omega (y* - y_old), omega in [1, 2),
            still lowers the quadratic in the missing entries (by the factor
@@ -444,17 +593,32 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             fit += d * d;
         }
         double f = fit + opt->beta * lewl_smoothness(G, c, Yt, r) -
-            hsic_term(K, k, opt->lambda, Z, HKHZ, scratch);
+            hsic;
+        double smooth = f - fit + hsic;  /* beta tr(Yt' L Yt) */
         objective[it] = f;
         *iter = it + 1;
         if (it > 0) {
+            /* relative to |f|, or (opt->stop_terms) to the size of the
+               objective's terms (each >= 0 up to rounding): |f| alone is
+               near 0 where the HSIC term cancels the others (large lambda),
+               which makes the test far stricter there */
             double prev = objective[it - 1];
             double scale = fmax(fabs(prev), fabs(f));
+            if (opt->stop_terms)
+                scale = fmax(scale, fit + fabs(smooth) + fabs(hsic));
             if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0)) {
                 status = LEWL_OK;
                 break;
             }
         }
+        /* the next point: T(x_t) (plain), or the Anderson step from it */
+        if (accel && it + 1 < opt->max_iter && anderson_step(&aa, Yt)) {
+            trace->accel_steps++;
+            pending = 1;
+            fsafe = f;
+        }
     }
+    /* a last Anderson step still pending is never returned: the loop ends on
+       a recovery step, Yt = T(x) with its Z and D */
     return status;
 }

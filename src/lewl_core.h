@@ -47,6 +47,12 @@ typedef struct {
     int eig_method, eig_block, eig_depth, eig_max_restart;  /* eig_block: b >= k */
     double eig_tol;  /* relative residual of each Ritz pair (eigs_core.h) */
     double relax;    /* over-relaxation of the exact recovery step, in [1, 2) */
+    int accel;       /* Anderson mixing of the missing entries: history depth, 0 = off */
+    int eig_warm_gram; /* factor with its diagonal: warm-start each Z-step's eigensolver
+                          with the exact eigenvectors of the low-rank part (the Gram
+                          route without the diagonal) in its first k columns */
+    int stop_terms;    /* the stopping test relative to the size of the objective's
+                          terms (1) or to |f| (0) */
 } lewl_options;
 
 /* The kernel term: r == 0, K is the n x n kernel matrix (not centred);
@@ -65,6 +71,7 @@ typedef struct {
 typedef struct {
     int *restarts, *products;
     int unconverged, dense;
+    int accel_steps, accel_rejected;  /* Anderson steps taken, and refused by the safeguard */
 } lewl_eig_trace;
 
 void lewl_graph_degrees(lewl_graph *G);

@@ -155,7 +155,8 @@ test_that("the over-relaxed recovery step: two iterations from the equations", {
 test_that("relaxed and plain updates reach the same fixed point", {
   p <- lewl_problem(40, 4, m = 4, rate = 0.5, seed = 10)
   fits <- lapply(c(1, 1.5), function(w) {
-    old <- options(mlss.lewl_relax = w)
+    # over-relaxation against the plain alternation (no Anderson mixing)
+    old <- options(mlss.lewl_relax = w, mlss.lewl_accel = 0L)
     on.exit(options(old))
     lewl(p$x, p$ymiss, k = 2, lambda = 1, beta = 1, knn = 5, gamma = 0.5, tol = 1e-13,
          max_iter = 5000)
@@ -166,4 +167,27 @@ test_that("relaxed and plain updates reach the same fixed point", {
   old <- options(mlss.lewl_relax = 2)
   on.exit(options(old))
   expect_error(lewl(p$x, p$ymiss, k = 2), "mlss.lewl_relax")
+})
+
+# options(mlss.lewl_eig_warm_gram = TRUE) (measured in
+# bench/lewl_scale_results.md, s35): on the factor with its diagonal, each
+# Z-step's eigensolver starts from the exact eigenvectors of the low-rank part
+# Yt Yt' + lambda G G'; a start changes the work, not the result.
+test_that("the diagonal route warm-started from the low-rank part: the same Z-steps", {
+  p <- lewl_problem(90, 4, m = 5, rate = 0.3, seed = 6)
+  set.seed(2)
+  prep <- mlss:::lewl_prepare(p$x, 5, gamma = 0.4, approx = "nystrom", landmarks = 20)
+  expect_false(is.null(prep$dg))
+  H <- ref_centre(90)
+  A <- ref_nystrom_hkh(p$x, prep$landmarks, 0.4) + H %*% diag(prep$dg) %*% H
+  Yt <- lewl_start(p$ymiss)
+  one <- with_eigen("iterative", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, prep, 2, 2, 1, "exact", 0.5, 0, 1, eig_warm_gram = TRUE)))
+  e <- eigen(tcrossprod(Yt) + 2 * A, symmetric = TRUE)
+  expect_lt(max_sin_angle(one$Z, e$vectors[, 1:2]), 1e-8)
+  expect_equal(one$values, e$values[1:2], tolerance = 1e-9)
+  runs <- lapply(c(FALSE, TRUE), function(warm) with_eigen("iterative", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, prep, 2, 2, 1, "exact", 0.5, 0, 4, eig_warm_gram = warm))))
+  expect_equal(runs[[2]]$completed, runs[[1]]$completed, tolerance = 1e-8)
+  expect_equal(runs[[2]]$objective, runs[[1]]$objective, tolerance = 1e-10)
 })

@@ -65,6 +65,10 @@ test_that("the recovery step equals the dense solve (exact and paper's formula)"
 })
 
 test_that("no update step increases the objective, and the recorded objective is right", {
+  # the plain alternation's steps, replayed one iteration at a time (the
+  # Anderson steps between them: test-lewl-accel.R)
+  old <- options(mlss.lewl_accel = 0L)
+  on.exit(options(old))
   for (seed in 1:3) {
     p <- lewl_problem(32, 4, m = 5, rate = 0.5, seed = seed)
     W <- ref_lewl_graph(p$x, 6, 2)
