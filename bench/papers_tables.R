@@ -163,8 +163,8 @@ mlls_tab <- do.call(rbind, rows)
 svmperf_note <- paste0(
   "not run: SVMperf (Joachims 2005, a cutting-plane structural SVM of a multivariate loss) ",
   "is not in the package; the paper gives only C = 5000, not the loss it optimised (F1 or ",
-  "ROC area), the stopping epsilon or how its outputs were cut, and no SVMperf build is on ",
-  "the registries this project reaches to check one against; the closest substitute here: ",
+  "ROC area), the stopping epsilon or how its outputs were cut, and no SVMperf build was ",
+  "found among the Debian packages to check one against; the closest substitute here: ",
   "method SVM, rule train (LIBLINEAR-type SVM with per-label F1-optimal cuts on the ",
   "training scores)")
 for (set in c("arts", "health")) {
