@@ -33,6 +33,23 @@
 #   aso_svm    aso_svm(alpha = 1) at its defaults, NOT tuned (one fit takes
 #              about 5 minutes on Arts), training-score thresholds only
 #              (aso_svm_train)
+#   cca_svm    the papers' CCA+SVM (TKDD 2010 Sec. 6.1): cca_svm(), i.e.
+#              regularised CCA of the words against the labels, all its
+#              directions kept (r = NULL: as many as labels; the papers give
+#              no r for CCA), then a linear SVM per label on the projection
+#              with the hinge loss (the papers solve it with LIBSVM's C-SVC);
+#              lambda over {1e-6, ..., 10} and C over {1e-4, ..., 1e5} (the
+#              papers' grids) jointly by 5-fold ml_cv() on the same folds;
+#              out-of-fold (cca_svm_oof) or training-score (cca_svm_train)
+#              thresholds from the one cross-validation.  The projection
+#              depends on lambda only, so within a run it is computed once per
+#              (fold, lambda) and reused for the 10 costs (a memo around
+#              mlss's internal cca_projection(), checked at the start of the
+#              run to give the same cross-validation as without it).
+#   cca_svm_tr the same with the papers' threshold rule inside the
+#              cross-validation too (each fold model cut on its own training
+#              scores, plain F1 maximum), and for the final fit: the
+#              protocol of paper_r_tr for MLLS
 # Measures on the test pages: macro F1, micro F1, macro AUC.
 #
 # Run: R_LIBS=lib nice Rscript bench/mlls_yahoo.R  (needs ../shared/data or
@@ -47,7 +64,8 @@ source(file.path("bench", "common.R"))
 sets <- strsplit(Sys.getenv("MLSS_YAHOO_SETS", "arts,health"), ",")[[1]]
 nsplit <- as.integer(Sys.getenv("MLSS_YAHOO_SPLITS", "2"))
 variants_all <- c("pkg", "paper_r", "paper_r_tr", "paper_r_l1", "noint", "wide", "ridge",
-                  "svm", "r5", "r5_tr", "ridge_tr", "cca_ridge", "aso_svm")
+                  "svm", "r5", "r5_tr", "ridge_tr", "cca_ridge", "aso_svm", "cca_svm",
+                  "cca_svm_tr")
 variants <- strsplit(Sys.getenv("MLSS_YAHOO_VARIANTS", paste(variants_all, collapse = ",")),
                      ",")[[1]]
 grid_a <- c(0, 10^(-6:0))
@@ -152,6 +170,92 @@ run_aso <- function(sp) {
        time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = NA)
 }
 
+# CCA + linear SVM (the papers' CCA+SVM), lambda and C by one 5-fold ml_cv()
+# over the papers' grids; both threshold rules from the one cross-validation.
+cca_svm_grid <- list(lambda = 10^(-6:1), cost = 10^(-4:5))
+cca_svm_fit <- function(x, y, lambda, cost) cca_svm(x, y, lambda = lambda, cost = cost, loss = "hinge")
+# The CCA projection is the same for every cost at one lambda: memoise
+# mlss:::cca_projection() on (rows of x and y, lambda, r) for this process.
+cca_memo <- local({
+  orig <- get("cca_projection", envir = asNamespace("mlss"))
+  store <- new.env()
+  key_of <- function(x, y, lambda, r) {
+    w <- seq_len(nrow(x))
+    paste(nrow(x), ncol(x), format(sum(x), digits = 17),
+          format(sum(as.numeric(Matrix::rowSums(x)) * w), digits = 17),
+          format(sum(as.numeric(Matrix::colSums(x)) * seq_len(ncol(x))), digits = 17),
+          sum(y), sum(row(y)[y] * col(y)[y]), format(lambda, digits = 17),
+          if (is.null(r)) "all" else r)
+  }
+  list(fun = function(x, y, lambda, r = NULL) {
+         key <- key_of(x, y, lambda, r)
+         if (is.null(store[[key]])) store[[key]] <- orig(x, y, lambda, r)
+         store[[key]]
+       },
+       on = function() utils::assignInNamespace("cca_projection", cca_memo$fun, "mlss"),
+       off = function() utils::assignInNamespace("cca_projection", orig, "mlss"),
+       reset = function() rm(list = ls(store), envir = store),
+       size = function() length(ls(store)))
+})
+cca_svm_cache <- new.env()
+cca_svm_warnings <- character()
+run_cca_svm <- function(sp, rule, cv_rule = "oof") {
+  t0 <- proc.time()[["elapsed"]]
+  if (cv_rule == "train" || rule == "oof" || is.null(cca_svm_cache$cv)) {
+    cca_memo$reset()
+    cca_memo$on()
+    # cv_rule "train": the folds scored with cuts on each fold model's own
+    # training scores, plain F1 maximum (as paper_r_tr does for MLLS)
+    old <- options(mlss.chance_level = if (cv_rule == "train") 1 else 0.05)
+    on.exit({ cca_memo$off(); cca_memo$reset(); options(old) })
+    cca_svm_cache$cv <- withCallingHandlers(
+      ml_cv(sp$xtr, sp$ytr, grid = cca_svm_grid, nfolds = 5, fit = cca_svm_fit,
+            thresholds = cv_rule, progress = FALSE),
+      warning = function(w) {
+        cca_svm_warnings <<- c(cca_svm_warnings, conditionMessage(w))
+        invokeRestart("muffleWarning")
+      })
+    cv <- cca_svm_cache$cv
+    cat("cv macro F1 by lambda (best cost):\n")
+    print(round(tapply(cv$cvm, cv$grid$lambda, max), 4))
+    cat("cv macro F1 by cost (best lambda):\n")
+    print(round(tapply(cv$cvm, cv$grid$cost, max), 4))
+  }
+  cv <- cca_svm_cache$cv
+  sc <- predict(cv, sp$xte, type = "score")
+  pred <- if (rule == "train") {
+    thr <- f1_thresholds(predict(cv, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
+    cut_at(sc, thr)
+  } else predict(cv, sp$xte, type = "class")
+  list(meas = test_measures(sp$yte, sc, pred), alpha = NA, beta = cv$lambda_best,
+       cost = cv$cost_best, r = ncol(cv$fit$projection),
+       time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = max(cv$cvm, na.rm = TRUE))
+}
+
+# The memo must not change what ml_cv() finds: one small cross-validation
+# with and without it (300 pages of the first set, a 2 x 2 grid, 3 folds).
+check_cca_memo <- function(d) {
+  set.seed(1)
+  i <- sample.int(nrow(d$x), 300)
+  x <- d$x[i, ]
+  y <- d$y[i, colSums(d$y[i, ]) > 0, drop = FALSE]
+  g <- list(lambda = c(1e-3, 1), cost = c(0.1, 10))
+  run <- function() {
+    set.seed(2)
+    suppressWarnings(ml_cv(x, y, grid = g, nfolds = 3, fit = cca_svm_fit, progress = FALSE))
+  }
+  plain <- run()
+  cca_memo$on()
+  memo <- run()
+  n_memo <- cca_memo$size()
+  cca_memo$off()
+  cca_memo$reset()
+  stopifnot(identical(plain$cvm, memo$cvm), identical(plain$fit$W, memo$fit$W),
+            n_memo == 3 * 2 + 1)
+  cat("cca_svm: the projection memo gives the same cross-validation (", n_memo,
+      "projections for", 3 * 4 + 1, "fits )\n")
+}
+
 cat("MLLS on Yahoo, papers' protocol;", format(Sys.time(), tz = "UTC", usetz = TRUE), "\n")
 cat("machine:", Sys.info()[["nodename"]], "|", R.version.string, "| cores", parallel::detectCores(),
     "\n\n")
@@ -159,19 +263,25 @@ rows <- list()
 surfaces <- list()
 for (set in sets) {
   d <- load_yahoo(set)
+  if (any(c("cca_svm", "cca_svm_tr") %in% variants) && set == sets[1]) check_cca_memo(d)
   m <- ncol(d$y)
   cat(sprintf("%s: %d pages, %d words, %d labels\n", set, nrow(d$x), ncol(d$x), m))
   for (s in seq_len(nsplit)) {
     sp <- split_data(d, s)
     for (v in variants) {
-      rules <- switch(v, svm = , cca_ridge = c("oof", "train"), aso_svm = "train", NA)
+      rules <- switch(v, svm = , cca_ridge = , cca_svm = c("oof", "train"), aso_svm = "train",
+                      NA)
       for (rule in rules) {
         set.seed(100 + s)
         res <- switch(v, svm = run_svm(sp, rule), cca_ridge = run_cca(sp, rule),
-                      aso_svm = run_aso(sp), run_mlls(sp, v, m))
+                      cca_svm = run_cca_svm(sp, rule),
+                      cca_svm_tr = run_cca_svm(sp, "train", cv_rule = "train"),
+                      aso_svm = run_aso(sp),
+                      run_mlls(sp, v, m))
         name <- if (is.na(rule)) v else paste0(v, "_", rule)
         row <- data.frame(set = set, split = s, variant = name, r = res$r, alpha = res$alpha,
-                          beta = res$beta, cv_macro_f1 = round(res$cv_best, 4),
+                          beta = res$beta, cost = if (is.null(res$cost)) NA else res$cost,
+                          cv_macro_f1 = round(res$cv_best, 4),
                           macro_f1 = round(res$meas[["macro_f1"]], 4),
                           micro_f1 = round(res$meas[["micro_f1"]], 4),
                           macro_auc = round(res$meas[["macro_auc"]], 4),
@@ -186,6 +296,10 @@ for (set in sets) {
   }
 }
 res <- do.call(rbind, rows)
+if (length(cca_svm_warnings)) {
+  cat("\ncca_svm: warnings of the cross-validations (each once, with its count)\n")
+  print(table(cca_svm_warnings))
+}
 cat("\nAll lines\n")
 print(res, row.names = FALSE)
 cat("\nMeans over splits\n")

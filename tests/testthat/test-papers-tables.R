@@ -73,6 +73,10 @@ test_that("the papers' figures in the stored tables are the papers'", {
   expect_equal(fig(y, data = "arts", method = "SVM", measure = "micro_f1"), 0.4134)
   expect_equal(fig(y, data = "health", method = "ASO-SVM", measure = "macro_f1"), 0.5814)
   expect_equal(fig(y, data = "arts", method = "CCA+ridge", measure = "macro_f1"), 0.3176)
+  expect_equal(fig(y, data = "health", method = "CCA+SVM", measure = "macro_f1"), 0.5689)
+  expect_equal(fig(y, data = "arts", method = "SVMperf", measure = "micro_f1"), 0.4087)
+  # SVMperf is not run here: its rows carry the paper's figures only
+  expect_true(all(is.na(y$ours[y$method == "SVMperf"])))
   expect_true(all(is.na(y$paper[y$method == "ridge"])))
   # LEWL (2020), Table 7 (prediction macro F1) and Table 3 (recovery macro F1),
   # columns LEWL MLML LRML CPLST BR.
