@@ -168,8 +168,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
                      path = TRUE, fold_marginals = NULL, prune = c("chisq", "ebic", "none"),
-                     gamma = 0.5, level = 0.001, rule = NULL, fold_tol = 100 * tol, ...,
-                     maxit) {
+                     gamma = 0.5, level = 0.001, rule = NULL, fold_tol = 100 * tol,
+                     path_stop = list(patience = 2, margin = 3), ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) {
     cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
@@ -181,6 +181,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
   tol <- check_positive(tol, "tol")
   fold_tol <- check_positive(fold_tol, "fold_tol")
+  path_stop <- check_path_stop(path_stop)
   if (!is.null(fold_marginals) && !(is.character(fold_marginals) &&
                                     length(fold_marginals) == 1 &&
                                     fold_marginals %in% c("bp", "gibbs")))
@@ -257,6 +258,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   }
   # within each eta the path runs from the largest lambda_w down (warm starts)
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
+  # a path per eta (the grid's rows are expand.grid(lambda_w, eta)): each
+  # stops early once its held-out measure has worsened (path_stop)
+  if (!is.null(path_stop))
+    path_stop$path <- rep(seq_along(grid$eta), each = length(grid$lambda_w))
   # labels by MAP (the decoder) for measures of label sets; log_loss by the
   # model's probability of each validation row's label vector
   cv <- ml_cv_run(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE,
@@ -267,7 +272,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                   order_rule = "larger lambda_w first, then larger eta", decoder = TRUE,
                   probabilities = "joint", loglik = function(model, x, y)
                     log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
-                  call = call, fun = "cv_mlcrf")
+                  path_stop = path_stop, call = call, fun = "cv_mlcrf")
   cv$fit$loopy <- NULL
   # refits at other points (predict(cv, s = "1se"), ...) predict as predict() does
   fold_refit <- cv$refit

@@ -10,8 +10,12 @@
 #   labels) and cal500 (174), each stopped after MLCRF_SPEED_LIMIT seconds.
 # Environment: MLCRF_SPEED_PARTS ("1,2,3"), MLCRF_SPEED_WORKERS (2),
 #   MLCRF_SPEED_LIMIT (1800), MLCRF_SPEED_SETS (part 3's data sets,
-#   "yeast_train,enron,cal500").  Before/after: run it with R_LIBS pointing at
-#   an installation of main, then of the branch.
+#   "yeast_train,enron,cal500"), MLCRF_SPEED_SAVE (part 2: an .rds file to
+#   keep the cv object's grid, cvfold, cvm, chosen point, skipped points and
+#   timings in), MLCRF_SPEED_ARGS (part 2: extra arguments of cv_mlcrf() as
+#   R code, e.g. "path_stop = NULL").  Before/after: run it with R_LIBS
+#   pointing at an installation of main, then of the branch (copy the script
+#   first: Rscript reads its file as it runs).
 source(file.path("bench", "common.R"))
 parts <- strsplit(Sys.getenv("MLCRF_SPEED_PARTS", "1,2,3"), ",")[[1]]
 workers <- as.integer(Sys.getenv("MLCRF_SPEED_WORKERS", "2"))
@@ -45,8 +49,19 @@ if ("2" %in% parts) {
                 sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE),
                 conditionMessage(m)))
   }
+  extra <- eval(parse(text = paste0("list(", Sys.getenv("MLCRF_SPEED_ARGS"), ")")))
+  stamps <- list()
+  stamp0 <- stamp
+  stamp <- function(m) {
+    t <- proc.time() - t0
+    stamps[[length(stamps) + 1]] <<- c(elapsed = t[["elapsed"]],
+      cpu = sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE))
+    names(stamps)[length(stamps)] <<- trimws(conditionMessage(m))
+    stamp0(m)
+  }
   t <- system.time(cv <- withCallingHandlers(
-    cv_mlcrf(x, y, parallel = if (workers > 1) workers else FALSE, progress = TRUE),
+    do.call(cv_mlcrf, c(list(x, y, parallel = if (workers > 1) workers else FALSE,
+                             progress = TRUE), extra)),
     message = function(m) {
       if (startsWith(conditionMessage(m), "cv_mlcrf")) stamp(m)
       invokeRestart("muffleMessage")
@@ -55,7 +70,18 @@ if ("2" %in% parts) {
   cat(sprintf("yeast cv_mlcrf() defaults, %d workers: %.1f s elapsed, %.1f s CPU (process and children); load before %s, after %s\n",
               workers, t[["elapsed"]], cpu, load0, readLines("/proc/loadavg")))
   print(cv)
-  print(cv$results)
+  cat("cvm (held-out log loss per row, NA = not evaluated):\n")
+  print(round(cv$cvm, 4))
+  cat(sprintf("chosen: lambda_w %.4g, eta %g, cvm %.4f (se %.4f); fold x point fits evaluated: %d of %d\n",
+              cv$grid$lambda_w[cv$chosen], cv$grid$eta[cv$chosen], cv$cvm[cv$chosen],
+              cv$cvsd[cv$chosen], sum(!is.na(cv$cvfold)), length(cv$cvfold)))
+  cat("pruned fit:", nrow(cv$fit$edges), "edges\n")
+  save_to <- Sys.getenv("MLCRF_SPEED_SAVE")
+  if (nzchar(save_to))
+    saveRDS(list(grid = cv$grid, cvfold = cv$cvfold, cvm = cv$cvm, cvsd = cv$cvsd,
+                 chosen = cv$chosen, skipped = cv$skipped, edges = cv$fit$edges,
+                 stamps = stamps, total = t, load = c(load0, readLines("/proc/loadavg"))),
+            save_to)
 }
 
 if ("3" %in% parts) {
