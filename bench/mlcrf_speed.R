@@ -8,6 +8,12 @@
 # Part 2: cv_mlcrf() with its defaults on yeast's training part (2 workers).
 # Part 3: mlcrf() with its defaults on yeast's training part, enron (53
 #   labels) and cal500 (174), each stopped after MLCRF_SPEED_LIMIT seconds.
+# Part 4: cv_mlcrf() with its defaults on the training parts of
+#   MLCRF_SPEED_CV_SETS ("emotions"; also "scene", "yeast"), sequential,
+#   with the paths' early stop (the default) and without (path_stop = NULL):
+#   CPU s, the chosen point, the points scored; and what the rule would skip
+#   and choose with other settings, replayed on the whole grid's fold
+#   measures (the fits do not depend on the points after them).
 # Environment: MLCRF_SPEED_PARTS ("1,2,3"), MLCRF_SPEED_WORKERS (2),
 #   MLCRF_SPEED_LIMIT (1800), MLCRF_SPEED_SETS (part 3's data sets,
 #   "yeast_train,enron,cal500"), MLCRF_SPEED_SAVE (part 2: an .rds file to
@@ -118,5 +124,65 @@ if ("3" %in% parts) {
                 fit$lambda_w, fit$convergence$stage1$iter,
                 fit$convergence$stage1$rounds %||% NA_integer_, fit$convergence$stage2$iter,
                 load0, readLines("/proc/loadavg")))
+  }
+}
+
+# The early stop replayed on a whole grid's fold measures (cvfold, rows in
+# the order walked, `path` per row): the points it skips, by the engine's
+# own path_stops().
+replay_stop <- function(cvfold, path, higher, patience, margin) {
+  G <- nrow(cvfold)
+  cvm <- cvsd <- rep(NA_real_, G)
+  skipped <- logical(G)
+  stopped <- logical(max(path))
+  for (g in seq_len(G)) {
+    if (stopped[path[g]]) {
+      skipped[g] <- TRUE
+      next
+    }
+    cvm[g] <- mean(cvfold[g, ])
+    cvsd[g] <- sd(cvfold[g, ]) / sqrt(ncol(cvfold))
+    stopped[path[g]] <- mlss:::path_stops(cvm, cvsd, which(path[seq_len(g)] == path[g]),
+                                          which(!skipped[seq_len(g)]), higher, patience,
+                                          margin)
+  }
+  which(skipped)
+}
+
+if ("4" %in% parts) {
+  cpu_of <- function(t) sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
+  sets <- strsplit(Sys.getenv("MLCRF_SPEED_CV_SETS", "emotions"), ",")[[1]]
+  for (name in sets) {
+    d <- getExportedValue("mlss", name)
+    xs <- d$x[d$train, ]
+    ys <- d$y[d$train, ]
+    runs <- list()
+    for (mode in c("stop", "full")) {
+      load0 <- readLines("/proc/loadavg")
+      set.seed(1)
+      args <- list(xs, ys, progress = FALSE)
+      if (mode == "full") args["path_stop"] <- list(NULL)
+      t <- system.time(cv <- suppressMessages(do.call(cv_mlcrf, args)))
+      runs[[mode]] <- cv
+      cat(sprintf("%s (%d x %d, %d labels) cv_mlcrf() defaults, %s: %.1f s CPU, %.1f s elapsed; chosen lambda_w %.4g eta %g, cvm %.4f (se %.4f); %d of %d points scored; %d edges after pruning; load before %s, after %s\n",
+                  name, nrow(xs), ncol(xs), ncol(ys),
+                  if (mode == "stop") "path_stop default" else "path_stop = NULL",
+                  cpu_of(t), t[["elapsed"]], cv$grid$lambda_w[cv$chosen], cv$grid$eta[cv$chosen],
+                  cv$cvm[cv$chosen], cv$cvsd[cv$chosen], sum(!is.na(cv$cvfold[, 1])),
+                  nrow(cv$cvfold), nrow(cv$fit$edges), load0, readLines("/proc/loadavg")))
+    }
+    full <- runs$full
+    print(cbind(full$grid, full = round(as.vector(full$cvm), 4),
+                se = round(as.vector(full$cvsd), 4),
+                stop = round(as.vector(runs$stop$cvm), 4)))
+    path <- match(full$grid$eta, sort(unique(full$grid$eta)))
+    for (p in 1:3) for (mg in c(1, 3, Inf)) {
+      sk <- replay_stop(full$cvfold, path, full$higher_better, p, mg)
+      cvm <- as.vector(full$cvm)
+      cvm[sk] <- NA
+      best <- mlss:::best_grid_point(cvm, full$order, full$higher_better)
+      cat(sprintf("  replay patience %d margin %s: skips %s; best %d (whole grid %d)\n",
+                  p, format(mg), paste(sk, collapse = " "), best, full$best))
+    }
   }
 }
