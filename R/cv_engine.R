@@ -44,6 +44,13 @@
 #   order_rule  a sentence saying what `order` puts first ("larger k first"),
 #            which print() repeats
 #   fun      the name of the user's function, for messages
+#   path_stop  optional: the early stop of warm-start paths (check_path_stop()),
+#            a list of `patience`, `margin` and `path`, the path of each grid
+#            row (an integer per row; a path's rows are walked in the grid's
+#            order).  After each of a path's points is scored on every fold,
+#            the path stops when path_stops() says so, and its remaining
+#            points are skipped: their row of cvfold (and cvm, cvsd) is NA,
+#            `skipped` lists them.  NULL (the default): every point is scored.
 #
 # y may hold missing labels (NA): the out-of-fold thresholds and the per-fold
 # measures then use the observed entries only (the C code skips NA_LOGICAL);
@@ -147,6 +154,14 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   # decision rules chosen with the grid point (R/threshold_rules.R): one row
   # of measures per grid point and rule, the rule the slower axis
   rules <- check_rules(opt$rule, !is.null(method$decoder))
+  # the early stop of paths: the mean (and se) of each point scored so far,
+  # over its folds (with rules, of the point's best rule)
+  pstop <- method$path_stop
+  skipped <- logical(ngrid)
+  if (!is.null(pstop)) {
+    stopped <- logical(max(pstop$path))
+    point_cvm <- point_cvsd <- rep(NA_real_, ngrid)
+  }
   if (!is.null(rules)) {
     if (opt$kind != "pred")
       stop_arg("'rule' chooses how scores become label sets: it needs a measure of label ",
@@ -160,6 +175,12 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
     scut_thr <- matrix(NA_real_, m, ngrid)
   }
   for (g in seq_len(ngrid)) {
+    if (!is.null(pstop) && stopped[pstop$path[g]]) {
+      skipped[g] <- TRUE
+      if (opt$keep) oof[, , g] <- NA
+      tick()
+      next
+    }
     # in sequence, one fold's scores at a time are alive besides `score`
     if (parallel_score)
       res <- fold_apply(seq_len(nfolds), function(k) fold_score(k, g), opt$parallel, NULL)
@@ -197,6 +218,17 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
       if (any(rules$base == "scut")) scut_thr[, g] <- hamming_thresholds(score, y)$threshold
     }
     if (opt$keep) oof[, , g] <- score
+    if (!is.null(pstop)) {
+      rows_g <- if (is.null(rules)) g else g + (seq_len(nrow(rules)) - 1L) * ngrid
+      folds_g <- if (is.null(rules)) cvfold[g, , drop = FALSE] else rule_fold[rows_g, , drop = FALSE]
+      at <- point_summary(folds_g, opt$higher_better)
+      point_cvm[g] <- at[1]
+      point_cvsd[g] <- at[2]
+      p <- pstop$path[g]
+      stopped[p] <- path_stops(point_cvm, point_cvsd, which(pstop$path[seq_len(g)] == p),
+                               which(!skipped[seq_len(g)]),
+                               opt$higher_better, pstop$patience, pstop$margin)
+    }
     tick()
   }
 
@@ -208,7 +240,7 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   if (as.double(n) * m >= 2^20) gc(FALSE)
   if (!is.null(rules))
     return(cv_engine_rules(method, y, foldid, opt, call, rules, rule_fold, final_thr,
-                           final_f1, scut_thr, oof, bar, tick))
+                           final_f1, scut_thr, oof, bar, tick, skipped))
   cvm <- rowMeans(cvfold)
   cvsd <- apply(cvfold, 1, stats::sd) / sqrt(nfolds)
   if (all(is.na(cvm)))
@@ -241,8 +273,82 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
                  order = order,
                  oof_thresholds = if (oof_thr) final_thr,
                  oof_f1 = if (oof_thr) final_f1,
+                 skipped = if (!is.null(pstop)) which(skipped),
+                 path_stop = if (!is.null(pstop)) pstop[c("patience", "margin")],
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
+}
+
+# The early stop of a warm-start path.  A path's held-out measure usually
+# improves as its penalty falls, reaches its best, then worsens as the fits
+# overfit, and the fits at that end cost most (the densest models); a path
+# stops once that is seen:
+#   * the path's mean measure has not improved for `patience` consecutive
+#     points after its best point so far (its first best; a point whose mean
+#     is NA never is the best, and counts as not improving once the path has
+#     a best), or
+#   * it has not improved for one point, and its best so far is worse than
+#     the best mean of every point evaluated so far (all paths) by more than
+#     `margin` standard errors of that best point (a path far behind another,
+#     already rising; margin = Inf: never).
+# The mean is over all folds (all folds stop together), so the result does
+# not depend on how the folds are run, and the points scored keep their
+# values: whenever the best point lies before a path's stop, the best (and
+# the chosen) point is the one of the whole grid; the one-standard-error point is
+# taken among the points scored.
+# cvm, cvsd: the means and se of the grid's points (NA where not scored);
+# on_path: the path's points scored so far, in the order walked (the last
+# one just scored); done: every point scored so far.  TRUE: stop the path.
+path_stops <- function(cvm, cvsd, on_path, done, higher, patience, margin) {
+  sgn <- if (higher) 1 else -1
+  v <- sgn * cvm[on_path]
+  if (all(is.na(v))) return(FALSE)
+  v[is.na(v)] <- -Inf
+  b <- which.max(v)  # the first of the path's best
+  after <- length(on_path) - b
+  if (after >= patience) return(TRUE)
+  if (after < 1 || !is.finite(margin)) return(FALSE)
+  a <- sgn * cvm[done]
+  a[is.na(a)] <- -Inf
+  top <- done[which.max(a)]
+  gap <- sgn * (cvm[top] - cvm[on_path[b]])
+  !is.na(cvsd[top]) && gap > margin * cvsd[top]
+}
+
+# The mean over folds and its standard error of one grid point: its row of
+# measures by fold, or (decision rules) one row per rule, the best taken.
+point_summary <- function(folds, higher) {
+  m <- rowMeans(folds)
+  se <- apply(folds, 1, stats::sd) / sqrt(ncol(folds))
+  if (all(is.na(m))) return(c(NA_real_, NA_real_))
+  i <- which.max(if (higher) m else -m)
+  c(m[i], se[i])
+}
+
+# The early stop of paths as a user gives it: NULL or FALSE (every point),
+# or a list (or named vector) of `patience`, a whole number >= 1, and
+# `margin`, a number >= 0 (Inf: only the patience).  Returned as a list, or
+# NULL.
+check_path_stop <- function(path_stop, arg = "path_stop") {
+  if (is.null(path_stop) || isFALSE(path_stop)) return(NULL)
+  ok <- (is.list(path_stop) || is.numeric(path_stop)) && !is.null(names(path_stop)) &&
+    all(names(path_stop) %in% c("patience", "margin")) && "patience" %in% names(path_stop)
+  p <- if (ok) path_stop[["patience"]]
+  mg <- if (ok && "margin" %in% names(path_stop)) path_stop[["margin"]] else Inf
+  if (!ok || !is.numeric(p) || length(p) != 1 || is.na(p) || p < 1 || p != round(p) ||
+      !is.numeric(mg) || length(mg) != 1 || is.na(mg) || mg < 0)
+    stop_arg("'", arg, "' must be NULL (score every grid point) or a list of 'patience', ",
+             "a whole number >= 1, and 'margin', a number >= 0 or Inf, e.g. ",
+             "list(patience = 2, margin = 3)")
+  list(patience = as.integer(p), margin = as.double(mg))
+}
+
+# What print() says of the points a path's early stop skipped.
+path_stop_message <- function(x) {
+  if (!length(x$skipped)) return(NULL)
+  paste0(length(x$skipped), " of ", nrow(x$grid), " grid points not scored: their path ",
+         "stopped early (path_stop: patience ", x$path_stop$patience, ", margin ",
+         format(x$path_stop$margin), " se); see $skipped")
 }
 
 # The measure of each fold at one grid point: fold k's rows of `score` cut
@@ -481,7 +587,7 @@ parallel_backend <- function(parallel) {
 # refit at the chosen point predicting by the chosen rule (rule_fit()), and
 # a refit function that does the same at any point of the crossed grid.
 cv_engine_rules <- function(method, y, foldid, opt, call, rules, cvfold, final_thr,
-                            final_f1, scut_thr, oof, bar, tick) {
+                            final_f1, scut_thr, oof, bar, tick, skipped) {
   grid <- method$grid
   ngrid <- nrow(grid)
   nfolds <- max(foldid)
@@ -537,6 +643,9 @@ cv_engine_rules <- function(method, y, foldid, opt, call, rules, cvfold, final_t
                    order = order,
                    oof_thresholds = if (oof_thr) final_thr[, cols, drop = FALSE],
                    oof_f1 = if (oof_thr) final_f1[, cols, drop = FALSE],
+                   skipped = if (!is.null(method$path_stop)) which(rep(skipped, R)),
+                   path_stop = if (!is.null(method$path_stop))
+                     method$path_stop[c("patience", "margin")],
                    fit = fit, refit = refit_at, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
 }

@@ -70,6 +70,24 @@
 #' [mlcrf_stability()].  `plot(cv, type = "path")` draws the edge
 #' strengths along the path ([plot.cv_mlcrf()]).
 #'
+#' @section Early stop of the paths:
+#' Along each `eta`'s path (`lambda_w` decreasing, warm starts), once a point
+#' is scored on every fold, the path stops, and its remaining (smaller, and
+#' costlier: denser graphs) values of `lambda_w` are not fitted, when its
+#' mean held-out measure over the folds has not improved for
+#' `path_stop$patience` points (2 by default) after the path's best so far
+#' (a point improves when its mean is strictly better), or has not improved
+#' for one point while the path's best is worse than the best mean of all the
+#' points scored so far (on any path) by more than `path_stop$margin`
+#' standard errors of that point (3 by default; `Inf` leaves the patience
+#' alone).  All folds stop together, on their mean, so the result does not
+#' depend on `parallel`.  The points scored keep their values, so the best
+#' point is that of the whole grid whenever it lies before the stops, and the
+#' one-standard-error point is taken among the points scored.  The points not
+#' scored have `NA` in `cvfold`, `cvm` and `cvsd`, are listed in `skipped`
+#' (rows of `grid`), and `print()` says how many.  With `rule`, a point's
+#' measure is that of its best rule.  `path_stop = NULL` scores every point.
+#'
 #' @section Missing labels:
 #' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
 #' folds stratify on the observed positives, and the out-of-fold thresholds
@@ -137,6 +155,9 @@
 #'   loss by at most 0.08 at every point of the default path, where the
 #'   points differ by 15 or more, and saved a third of the time
 #'   (bench/mlcrf_speed.md).
+#' @param path_stop The early stop of each `eta`'s path (see the section
+#'   Early stop of the paths): a list of `patience`, a whole number >= 1,
+#'   and `margin`, a number >= 0 or `Inf`; `NULL` scores every grid point.
 #' @param progress Report progress: a message per step (the choice of
 #'   `lambda_v`, the grid, the pruning, the path) and the engine's progress
 #'   bar over the folds and grid points.
@@ -149,7 +170,9 @@
 #'   at the chosen point before pruning), `level` or `gamma`, and `ebic`: a data
 #'   frame of the candidates (`edges`, `pseudo_loglik`, and `criterion` or
 #'   `ebic`), from the chosen graph down to no edge (or to where the
-#'   elimination stopped).
+#'   elimination stopped).  With `path_stop`, also `skipped` (the rows of
+#'   `grid` not scored, possibly none) and `path_stop` (its `patience` and
+#'   `margin`).
 #' @references Barber R. F. and Drton M. (2015). High-dimensional Ising model
 #'   selection with Bayesian information criteria. Electronic Journal of
 #'   Statistics 9(1), 567-607.
@@ -168,8 +191,8 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
                      path = TRUE, fold_marginals = NULL, prune = c("chisq", "ebic", "none"),
-                     gamma = 0.5, level = 0.001, rule = NULL, fold_tol = 100 * tol, ...,
-                     maxit) {
+                     gamma = 0.5, level = 0.001, rule = NULL, fold_tol = 100 * tol,
+                     path_stop = list(patience = 2, margin = 3), ..., maxit) {
   call <- match.call()
   if (inherits(x, "formula")) {
     cv <- cv_formula(call, parent.frame(), "cv_mlcrf")
@@ -181,6 +204,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   max_iter <- deprecated_maxit(max_iter, maxit, "cv_mlcrf")
   tol <- check_positive(tol, "tol")
   fold_tol <- check_positive(fold_tol, "fold_tol")
+  path_stop <- check_path_stop(path_stop)
   if (!is.null(fold_marginals) && !(is.character(fold_marginals) &&
                                     length(fold_marginals) == 1 &&
                                     fold_marginals %in% c("bp", "gibbs")))
@@ -257,6 +281,10 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   }
   # within each eta the path runs from the largest lambda_w down (warm starts)
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
+  # a path per eta (the grid's rows are expand.grid(lambda_w, eta)): each
+  # stops early once its held-out measure has worsened (path_stop)
+  if (!is.null(path_stop))
+    path_stop$path <- rep(seq_along(grid$eta), each = length(grid$lambda_w))
   # labels by MAP (the decoder) for measures of label sets; log_loss by the
   # model's probability of each validation row's label vector
   cv <- ml_cv_run(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE,
@@ -267,7 +295,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                   order_rule = "larger lambda_w first, then larger eta", decoder = TRUE,
                   probabilities = "joint", loglik = function(model, x, y)
                     log(pmax(stats::predict(model, x, type = "prob", y = y), 1e-300)),
-                  call = call, fun = "cv_mlcrf")
+                  path_stop = path_stop, call = call, fun = "cv_mlcrf")
   cv$fit$loopy <- NULL
   # refits at other points (predict(cv, s = "1se"), ...) predict as predict() does
   fold_refit <- cv$refit

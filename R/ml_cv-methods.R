@@ -86,6 +86,7 @@ print.ml_cv <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("\n")
   print(cv_table(x), digits = digits)
   if (length(x$edge)) cat("\n", edge_message(x$edge), "\n", sep = "")
+  if (length(x$skipped)) cat("\n", path_stop_message(x), "\n", sep = "")
   if (x$ties > 1)
     cat("\n", x$ties, " grid points tie at the best mean: the most regularised is taken\n",
         sep = "")

@@ -150,7 +150,8 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
                       select = "best", keep = FALSE, parallel = FALSE,
                       progress = interactive(), order, order_rule,
                       na_labels = "refuse", probabilities = NULL, decoder = FALSE,
-                      loglik = NULL, no_prob_hint = NULL, rule = NULL, call, fun) {
+                      loglik = NULL, no_prob_hint = NULL, rule = NULL, path_stop = NULL,
+                      call, fun) {
   if (!is.function(fit)) stop_arg("'fit' must be a function(x, y, ...)")
   if (is.null(predict)) predict <- function(object, newx) stats::predict(object, newx, type = "score")
   if (!is.function(predict)) stop_arg("'predict' must be a function(object, newx)")
@@ -224,7 +225,8 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
         model <- set_thresholds(model, thr)
       model
     },
-    order = order)
+    order = order,
+    path_stop = path_stop)  # the early stop of paths (R/cv_engine.R), or NULL
   cv <- cv_engine(spec, y, foldid, opt, call)
   class(cv) <- c(paste0("cv_", setdiff(class(cv$fit), "ml_ruled")[1]), "ml_cv")
   if (identical(class(cv)[1], "cv_mlls")) class(cv)[1] <- "cv_model"
