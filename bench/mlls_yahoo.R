@@ -140,6 +140,17 @@ run_svm <- function(sp, rule) {
        time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = NA)
 }
 
+# The test measures of a cross-validated model: labels by its out-of-fold
+# cuts (rule "oof") or by F1-optimal cuts on its own training scores ("train").
+cv_test_measures <- function(cv, sp, rule) {
+  sc <- predict(cv, sp$xte, type = "score")
+  pred <- if (rule == "train") {
+    thr <- f1_thresholds(predict(cv, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
+    cut_at(sc, thr)
+  } else predict(cv, sp$xte, type = "class")
+  test_measures(sp$yte, sc, pred)
+}
+
 # CCA + ridge (cost 1), lambda by 5-fold ml_cv() over the MLLS grid of beta;
 # both threshold rules from the one cross-validation (kept for the second rule).
 cca_cache <- new.env()
@@ -150,12 +161,7 @@ run_cca <- function(sp, rule) {
                           fit = function(x, y, lambda) cca_ridge(x, y, lambda = lambda, cost = 1),
                           progress = FALSE)
   cv <- cca_cache$cv
-  sc <- predict(cv, sp$xte, type = "score")
-  pred <- if (rule == "train") {
-    thr <- f1_thresholds(predict(cv, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
-    cut_at(sc, thr)
-  } else predict(cv, sp$xte, type = "class")
-  list(meas = test_measures(sp$yte, sc, pred), alpha = NA, beta = cv$lambda_best, r = NA,
+  list(meas = cv_test_measures(cv, sp, rule), alpha = NA, beta = cv$lambda_best, r = NA,
        time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = max(cv$cvm, na.rm = TRUE))
 }
 
@@ -222,12 +228,7 @@ run_cca_svm <- function(sp, rule, cv_rule = "oof") {
     print(round(tapply(cv$cvm, cv$grid$cost, max), 4))
   }
   cv <- cca_svm_cache$cv
-  sc <- predict(cv, sp$xte, type = "score")
-  pred <- if (rule == "train") {
-    thr <- f1_thresholds(predict(cv, sp$xtr, type = "score"), sp$ytr, level = 1)$threshold
-    cut_at(sc, thr)
-  } else predict(cv, sp$xte, type = "class")
-  list(meas = test_measures(sp$yte, sc, pred), alpha = NA, beta = cv$lambda_best,
+  list(meas = cv_test_measures(cv, sp, rule), alpha = NA, beta = cv$lambda_best,
        cost = cv$cost_best, r = ncol(cv$fit$projection),
        time = proc.time()[["elapsed"]] - t0, cvm = NULL, cv_best = max(cv$cvm, na.rm = TRUE))
 }
