@@ -239,36 +239,6 @@ static void anderson_alloc(anderson *a, int depth, size_t nc, const int *missing
     a->g = (double *) R_alloc((size_t) depth, sizeof(double));
 }
 
-/* Solve the s x s symmetric positive definite system A g = b in place
- * (Cholesky, no pivoting; A: s x s, column-major, b in g).  0: done, 1:
- * not positive definite. */
-static int small_spd_solve(int s, double *A, double *g)
-{
-    for (int j = 0; j < s; j++) {
-        double d = A[j + j * s];
-        for (int l = 0; l < j; l++) d -= A[j + l * s] * A[j + l * s];
-        if (!(d > 0.0)) return 1;
-        d = sqrt(d);
-        A[j + j * s] = d;
-        for (int i = j + 1; i < s; i++) {
-            double v = A[i + j * s];
-            for (int l = 0; l < j; l++) v -= A[i + l * s] * A[j + l * s];
-            A[i + j * s] = v / d;
-        }
-    }
-    for (int i = 0; i < s; i++) {  /* L y = b */
-        double v = g[i];
-        for (int l = 0; l < i; l++) v -= A[i + l * s] * g[l];
-        g[i] = v / A[i + i * s];
-    }
-    for (int i = s - 1; i >= 0; i--) {  /* L' g = y */
-        double v = g[i];
-        for (int l = i + 1; l < s; l++) v -= A[l + i * s] * g[l];
-        g[i] = v / A[i + i * s];
-    }
-    return 0;
-}
-
 /* After the recovery step: Yt holds T(x_t) in its missing entries, a->x the
  * x_t it started from.  Records the pair, and writes the mixed x_{t+1} into
  * Yt (returns 1), or leaves T(x_t) there (returns 0: no history yet, or a
@@ -296,23 +266,17 @@ static int anderson_step(anderson *a, double *Yt)
     a->have_prev = 1;
     int s = a->count;
     if (s == 0) return 0;
+    /* the normal equations dF'dF g = dF'f (the first s columns of dF are
+       the history: the ring fills them before it wraps) */
     double *A = a->A, *g = a->g, amax = 0.0;
-    for (int i = 0; i < s; i++) {
-        const double *di = a->dF + nm * i;
-        for (int j = 0; j <= i; j++) {
-            const double *dj = a->dF + nm * j;
-            double v = 0.0;
-            for (size_t e = 0; e < nm; e++) v += di[e] * dj[e];
-            A[i + j * s] = A[j + i * s] = v;
-        }
-        double v = 0.0;
-        for (size_t e = 0; e < nm; e++) v += di[e] * f[e];
-        g[i] = v;
+    int inm = (int) nm;
+    gemm('T', 'N', s, s, inm, 1.0, a->dF, inm, a->dF, inm, 0.0, A, s);
+    gemm('T', 'N', s, 1, inm, 1.0, a->dF, inm, f, inm, 0.0, g, s);
+    for (int i = 0; i < s; i++)
         if (A[i + i * s] > amax) amax = A[i + i * s];
-    }
     if (!(amax > 0.0)) return 0;
     for (int i = 0; i < s; i++) A[i + i * s] += 1e-10 * amax;
-    if (small_spd_solve(s, A, g) != 0) return 0;
+    if (chol_solve(s, A, 1, g) != 0) return 0;
     for (int i = 0; i < s; i++) {
         const double *dg = a->dG + nm * i;
         double gi = g[i];
@@ -592,9 +556,8 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             double d = Yt[q] - ZD[q];
             fit += d * d;
         }
-        double f = fit + opt->beta * lewl_smoothness(G, c, Yt, r) -
-            hsic;
-        double smooth = f - fit + hsic;  /* beta tr(Yt' L Yt) */
+        double smooth = opt->beta * lewl_smoothness(G, c, Yt, r);  /* beta tr(Yt' L Yt) */
+        double f = fit + smooth - hsic;
         objective[it] = f;
         *iter = it + 1;
         if (it > 0) {
