@@ -26,7 +26,7 @@ crf_ref_table <- function(c, K) {
 # (that intercept)^2 (the smooth part), and lambda_w eta sum_e ||w_e|| (group,
 # all of w_e).
 crf_ref_objective <- function(theta, xs, y, from, to, K, lambda_v, lambda0, lambda_w, eta,
-                              lambda0_w = 1e-6) {
+                              lambda0_w = 1e-3) {
   n <- nrow(xs); m <- ncol(y)
   X1 <- cbind(1, xs)
   pot <- X1 %*% theta
@@ -135,7 +135,7 @@ crf_ref_synthetic <- function(design, n = 500) {
 # phi(1, y_b) - phi(0, y_b), so d z_a / d phi(s, t) = [t = y_b] (2 s - 1), and
 # likewise d z_b / d phi(s, t) = [s = y_a] (2 t - 1).
 crf_ref_gradient <- function(theta, xs, y, from, to, K, lambda_v, lambda0, ridge,
-                             lambda0_w = 1e-6) {
+                             lambda0_w = 1e-3) {
   n <- nrow(xs); m <- ncol(y)
   X1 <- cbind(1, xs)
   pot <- X1 %*% theta
