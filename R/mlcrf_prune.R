@@ -64,8 +64,8 @@ mlcrf_chisq_penalty <- function(fit, x, y, level) {
 # and the rows' scores G (n x that many: the derivatives of each row's
 # log pseudo-likelihood terms of labels a and b), with the ridge of these
 # parameters in the refit's objective times n (`ridge`, a vector: the node
-# intercepts' tiny one, the node slopes' lambda_v and the edge's
-# lambda_w (1 - eta), each times 2 n).
+# intercepts' tiny one, the node slopes' lambda_v, the (1,1) intercept's tiny
+# one and the edge's lambda_w (1 - eta) elsewhere, each times 2 n).
 mlcrf_edge_blocks <- function(fit, x, y) {
   prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
   y <- y + 0
@@ -81,6 +81,8 @@ mlcrf_edge_blocks <- function(fit, x, y) {
   r <- y - pr
   eta2 <- mlcrf_refit_eta(fit$eta)  # the refit's edge ridge, as mlcrf()'s stage 2
   ridge_v <- function(l) 2 * n * c(mlcrf_lambda0, rep(unname(fit$lambda_v[l]), p - 1L))
+  ridge_w <- 2 * n * rep(fit$lambda_w * (1 - eta2), K * p)
+  ridge_w[(K - 1L) * p + 1L] <- 2 * n * mlcrf_lambda0_w  # the (1,1) intercept
   zero <- matrix(0, n, p)
   lapply(seq_along(pot$from), function(e) {
     a <- pot$from[e] + 1L
@@ -92,7 +94,7 @@ mlcrf_edge_blocks <- function(fit, x, y) {
     Ab <- cbind(zero, xs, do.call(cbind, lapply(seq_len(K), function(k) xs * db[, k])))
     list(H = crossprod(Aa * sqrt(w[, a])) + crossprod(Ab * sqrt(w[, b])),
          G = Aa * r[, a] + Ab * r[, b],
-         ridge = c(ridge_v(a), ridge_v(b), rep(2 * n * fit$lambda_w * (1 - eta2), K * p)),
+         ridge = c(ridge_v(a), ridge_v(b), ridge_w),
          nodes = seq_len(2L * p), edge = 2L * p + seq_len(K * p))
   })
 }

@@ -9,7 +9,10 @@
 #include "mlss.h"
 
 /* x: native_matrix(); mu, sinv: d; y: n x m double 0/1; from, to: 0-based
- * integer edges; K: 1 or 3; lambda_v: m; lambda0, lambda_w, eta: scalars. */
+ * integer edges; K: 1 or 3; lambda_v: m; lambda_w, eta: scalars; lambda0: the
+ * ridge of the node intercepts, and optionally (a second value) that of the
+ * intercept of each edge's (1,1) column (by default the edge ridge
+ * lambda_w (1 - eta), as everywhere else on the edges). */
 static crf_problem crf_unpack(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to,
                               SEXP K, SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta,
                               SEXP mode)
@@ -39,9 +42,13 @@ static crf_problem crf_unpack(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEX
     if (!Rf_isReal(lambda_v) || XLENGTH(lambda_v) != pr.m)
         Rf_error("internal: lambda_v must be a double vector of length %d", pr.m);
     pr.lambda_v = REAL(lambda_v);
-    pr.lambda0 = Rf_asReal(lambda0);
+    if (!Rf_isReal(lambda0) || (XLENGTH(lambda0) != 1 && XLENGTH(lambda0) != 2))
+        Rf_error("internal: lambda0 must be a double vector of length 1 or 2");
+    pr.lambda0 = REAL(lambda0)[0];
     double lw = Rf_asReal(lambda_w), et = Rf_asReal(eta);
     pr.ridge_w = lw * (1.0 - et);
+    /* the (1,1) intercepts: their own ridge when given, else the edge ridge */
+    pr.ridge_w0 = XLENGTH(lambda0) == 2 ? REAL(lambda0)[1] : pr.ridge_w;
     pr.group_w = lw * et;
     pr.mode = Rf_asInteger(mode);
     if (pr.mode != CRF_AUTO && pr.mode != CRF_PAIRS && pr.mode != CRF_ROWS)

@@ -239,6 +239,29 @@ double crf_smooth(crf_problem *pr, const double *theta, double *grad)
     return crf_smooth_at(pr, theta, pr->P, grad);
 }
 
+/* The ridge of entry (0, c) of theta, c an edge column: ridge_w0 on the
+ * intercept of each edge's (1,1) column (its last; with K = 3 the (0,1) and
+ * (1,0) intercepts keep ridge_w: they are collinear with the unpenalised node
+ * intercepts, which absorb them), ridge_w on everything else. */
+static double edge_intercept_ridge(const crf_problem *pr, size_t c)
+{
+    return (c - (size_t) pr->m) % (size_t) pr->K == (size_t) pr->K - 1 ? pr->ridge_w0
+                                                                        : pr->ridge_w;
+}
+
+/* The gradient of the edge ridge. */
+static void edge_ridge_grad(const crf_problem *pr, const double *theta, double *grad)
+{
+    int m = pr->m, p = pr->d + 1;
+    size_t q = (size_t) crf_ncol(pr);
+    for (size_t c = (size_t) m; c < q; c++) {
+        const double *w = theta + c * (size_t) p;
+        double *g = grad + c * (size_t) p;
+        g[0] += 2.0 * edge_intercept_ridge(pr, c) * w[0];
+        for (int j = 1; j < p; j++) g[j] += 2.0 * pr->ridge_w * w[j];
+    }
+}
+
 /* The smooth part of the penalty: node ridge, intercept ridge, edge ridge. */
 static double smooth_penalty(const crf_problem *pr, const double *theta)
 {
@@ -250,9 +273,13 @@ static double smooth_penalty(const crf_problem *pr, const double *theta)
         for (int j = 1; j < p; j++) s += theta[IDX(j, l, p)] * theta[IDX(j, l, p)];
         value += pr->lambda_v[l] * s + pr->lambda0 * theta[IDX(0, l, p)] * theta[IDX(0, l, p)];
     }
-    double sw = 0.0;
-    for (size_t k = (size_t) p * m; k < (size_t) p * q; k++) sw += theta[k] * theta[k];
-    return value + pr->ridge_w * sw;
+    double sw = 0.0, s0 = 0.0;
+    for (size_t c = (size_t) m; c < q; c++) {
+        const double *w = theta + c * (size_t) p;
+        s0 += edge_intercept_ridge(pr, c) * w[0] * w[0];
+        for (int j = 1; j < p; j++) sw += w[j] * w[j];
+    }
+    return value + pr->ridge_w * sw + s0;
 }
 
 static void smooth_penalty_grad(const crf_problem *pr, const double *theta, double *grad)
@@ -263,7 +290,7 @@ static void smooth_penalty_grad(const crf_problem *pr, const double *theta, doub
         grad[IDX(0, l, p)] += 2.0 * pr->lambda0 * theta[IDX(0, l, p)];
         for (int j = 1; j < p; j++) grad[IDX(j, l, p)] += 2.0 * pr->lambda_v[l] * theta[IDX(j, l, p)];
     }
-    for (size_t k = (size_t) p * m; k < (size_t) p * q; k++) grad[k] += 2.0 * pr->ridge_w * theta[k];
+    edge_ridge_grad(pr, theta, grad);
 }
 
 /* The loss sum_k log(1 + exp(G_k)) - y_k G_k over the n x m log-odds in G,
@@ -423,7 +450,7 @@ double crf_smooth_at(crf_problem *pr, const double *theta, const double *Pin, do
         grad[IDX(0, l, p)] += 2.0 * pr->lambda0 * theta[IDX(0, l, p)];
         for (int j = 1; j < p; j++) grad[IDX(j, l, p)] += 2.0 * pr->lambda_v[l] * theta[IDX(j, l, p)];
     }
-    for (size_t k = (size_t) p * m; k < (size_t) p * q; k++) grad[k] += 2.0 * pr->ridge_w * theta[k];
+    edge_ridge_grad(pr, theta, grad);
     return value;
 }
 

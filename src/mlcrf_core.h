@@ -30,7 +30,9 @@ typedef struct {
     const int *from, *to;    /* E edges, 0-based, from < to */
     const double *lambda_v;  /* m ridge penalties on the node slopes */
     double lambda0;          /* tiny ridge on the node intercepts */
-    double ridge_w;          /* lambda_w (1 - eta): ridge on each edge */
+    double ridge_w;          /* lambda_w (1 - eta): ridge on each edge's slopes */
+    double ridge_w0;         /* ridge on the intercept of each edge's (1,1)
+                              * column (its last); ridge_w on the others */
     double group_w;          /* lambda_w eta: group lasso on each edge */
     int smooth_group;        /* crf_lbfgs() with the group term in the objective
                               * (differentiable where no w_e is 0) */

@@ -22,8 +22,11 @@ crf_ref_table <- function(c, K) {
 
 # The objective: - (1/n) sum_n sum_l log p(y_l | y_-l, x) + sum_l lambda_v[l]
 # ||v_l without intercept||^2 + lambda0 sum_l v_l0^2 + lambda_w (1 - eta)
-# sum_e ||w_e||^2  (the smooth part), and lambda_w eta sum_e ||w_e|| (group).
-crf_ref_objective <- function(theta, xs, y, from, to, K, lambda_v, lambda0, lambda_w, eta) {
+# sum_e ||w_e||^2 but for the intercept of its (1,1) column + lambda0_w sum_e
+# (that intercept)^2 (the smooth part), and lambda_w eta sum_e ||w_e|| (group,
+# all of w_e).
+crf_ref_objective <- function(theta, xs, y, from, to, K, lambda_v, lambda0, lambda_w, eta,
+                              lambda0_w = 1e-3) {
   n <- nrow(xs); m <- ncol(y)
   X1 <- cbind(1, xs)
   pot <- X1 %*% theta
@@ -48,8 +51,10 @@ crf_ref_objective <- function(theta, xs, y, from, to, K, lambda_v, lambda0, lamb
   }
   V <- theta[, seq_len(m), drop = FALSE]
   W <- theta[, -seq_len(m), drop = FALSE]
+  c11 <- K * seq_along(from)  # the (1,1) column of each edge, its last
   smooth <- nll / n + sum(lambda_v * colSums(V[-1, , drop = FALSE]^2)) +
-    lambda0 * sum(V[1, ]^2) + lambda_w * (1 - eta) * sum(W^2)
+    lambda0 * sum(V[1, ]^2) + lambda_w * (1 - eta) * sum(W[, -c11]^2) +
+    lambda_w * (1 - eta) * sum(W[-1, c11]^2) + lambda0_w * sum(W[1, c11]^2)
   group <- 0
   for (e in seq_along(from)) group <- group + sqrt(sum(W[, (e - 1) * K + seq_len(K)]^2))
   list(value = smooth, group = lambda_w * eta * group)
@@ -124,11 +129,13 @@ crf_ref_synthetic <- function(design, n = 500) {
 }
 
 # The gradient of the smooth part of crf_ref_objective() (loss / n, the node
-# ridges, the tiny intercept ridge and the edge ridge `ridge`), vectorised.
+# ridges, the tiny intercept ridge, `lambda0_w` on the intercept of each
+# edge's (1,1) column and the edge ridge `ridge` on the rest), vectorised.
 # Derived from the tables, not expanded by hand: the log-odds of y_a is
 # phi(1, y_b) - phi(0, y_b), so d z_a / d phi(s, t) = [t = y_b] (2 s - 1), and
 # likewise d z_b / d phi(s, t) = [s = y_a] (2 t - 1).
-crf_ref_gradient <- function(theta, xs, y, from, to, K, lambda_v, lambda0, ridge) {
+crf_ref_gradient <- function(theta, xs, y, from, to, K, lambda_v, lambda0, ridge,
+                             lambda0_w = 1e-3) {
   n <- nrow(xs); m <- ncol(y)
   X1 <- cbind(1, xs)
   pot <- X1 %*% theta
@@ -157,7 +164,10 @@ crf_ref_gradient <- function(theta, xs, y, from, to, K, lambda_v, lambda0, ridge
   V <- theta[, seq_len(m), drop = FALSE]
   g[-1, seq_len(m)] <- g[-1, seq_len(m)] + 2 * rep(lambda_v, each = nrow(V) - 1) * V[-1, ]
   g[1, seq_len(m)] <- g[1, seq_len(m)] + 2 * lambda0 * V[1, ]
-  g[, -seq_len(m)] <- g[, -seq_len(m)] + 2 * ridge * theta[, -seq_len(m)]
+  W <- theta[, -seq_len(m), drop = FALSE]
+  pen <- matrix(ridge, nrow(W), ncol(W))
+  pen[1, K * seq_along(from)] <- lambda0_w  # the (1,1) intercepts
+  g[, -seq_len(m)] <- g[, -seq_len(m)] + 2 * pen * W
   g
 }
 
