@@ -268,6 +268,11 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # last one's fit before pruning and candidates are kept in `pruning`.
   n_all <- nrow(x)
   pruning <- NULL
+  # the refit at the chosen point is pruned after the engine's run, beside
+  # the path of strengths (in parallel when `parallel` is on); later refits
+  # (predict(cv, s = "1se"), ...) are pruned in place, and so is the chosen
+  # fit with decision rules (the engine wraps it in its rule)
+  defer <- prune != "none" && is.null(rule)
   fit <- function(x, y, lambda_w, eta, init = NULL) {
     # the engine walks the grid eta by eta, each from the largest lambda_w
     # down: the first point of the next eta starts cold (the nodes alone, a
@@ -278,7 +283,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                edge_type = edge_type, init = init,
                tol = if (nrow(x) == n_all) tol else fold_tol, max_iter = max_iter,
                progress = FALSE)  # cv_mlcrf() and the engine report progress
-    if (prune != "none" && nrow(x) == n_all) {
+    if (prune != "none" && nrow(x) == n_all && !defer) {
       say("pruning (", prune, ") at lambda_w = ", signif(lambda_w, 4), ", eta = ", eta)
       pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma,
                                    level = if (prune == "chisq") level)
@@ -291,8 +296,12 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
   # a path per eta (the grid's rows are expand.grid(lambda_w, eta)): each
   # stops early once its held-out measure has worsened (path_stop)
-  if (!is.null(path_stop))
+  # the paths are independent (each eta's first point starts cold, see
+  # fit()): with parallel workers the engine runs them piece by piece
+  if (!is.null(path_stop)) {
     path_stop$path <- rep(seq_along(grid$eta), each = length(grid$lambda_w))
+    path_stop$restart <- TRUE
+  }
   # labels by MAP (the decoder) for measures of label sets; log_loss by the
   # model's probability of each validation row's label vector
   cv <- ml_cv_run(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE,
@@ -313,17 +322,54 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     f
   }
   cv$lambda_v <- lambda_v
+  # the pruning of the chosen fit and the path of strengths on all the rows
+  # (at the chosen eta) are independent: run side by side on the workers
+  tasks <- list()
+  if (defer) {
+    say("pruning (", prune, ") at lambda_w = ", signif(cv$fit$lambda_w, 4), ", eta = ",
+        cv$fit$eta)
+    fit_cv <- cv$fit
+    tasks$prune <- function() mlcrf_ebic_prune(fit_cv, x, y, tol, max_iter, gamma,
+                                               level = if (prune == "chisq") level)
+  }
+  if (isTRUE(path)) {
+    say("edge strengths along the path on all the rows")
+    eta_chosen <- cv$grid$eta[cv$chosen]
+    tasks$path <- function() mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
+                                                 edge_type, tol, max_iter)
+  }
+  done <- mlcrf_side_by_side(tasks, parallel)
+  if (defer) {
+    pruning <- done$prune
+    cv$fit <- pruning$fit
+    defer <- FALSE
+  }
   if (prune != "none") {  # the refit at the chosen point, before pruning
     cv$fit_cv <- pruning$fit_cv
     cv$ebic <- pruning$ebic
     if (prune == "ebic") cv$gamma <- gamma else cv$level <- level
   }
-  if (isTRUE(path)) {
-    say("edge strengths along the path on all the rows")
-    eta_chosen <- cv$grid$eta[cv$chosen]
-    cv$path <- list(lambda_w = grid$lambda_w, eta = eta_chosen,
-                    strength = mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
-                                                   edge_type, tol, max_iter))
-  }
+  if (isTRUE(path))
+    cv$path <- list(lambda_w = grid$lambda_w, eta = eta_chosen, strength = done$path)
   cv
+}
+
+# Functions without arguments (a named list) run side by side on the workers
+# of `parallel` (fold_apply()), or in turn: their values by name.  Warnings
+# raised in a worker are raised again here (forked workers would drop them).
+mlcrf_side_by_side <- function(tasks, parallel) {
+  if (!length(tasks)) return(list())
+  out <- fold_apply(seq_along(tasks), function(i) {
+    caught <- list()
+    value <- withCallingHandlers(tasks[[i]](), warning = function(w) {
+      caught[[length(caught) + 1L]] <<- w
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, warnings = caught)
+  }, parallel, NULL)
+  # said once per kind, as the engine says the fold fits' (cv_engine())
+  said <- warning_collector()
+  withCallingHandlers(for (o in out) for (w in o$warnings) warning(w), warning = said$handler)
+  said$emit("cv_mlcrf")
+  stats::setNames(lapply(out, `[[`, "value"), names(tasks))
 }
