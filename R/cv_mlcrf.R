@@ -286,7 +286,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     if (prune != "none" && nrow(x) == n_all && !defer) {
       say("pruning (", prune, ") at lambda_w = ", signif(lambda_w, 4), ", eta = ", eta)
       pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma,
-                                   level = if (prune == "chisq") level)
+                                   level = if (prune == "chisq") level, cand_tol = fold_tol)
       f <- pruning$fit
     }
     f$loopy <- fold_marginals
@@ -330,13 +330,14 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
         cv$fit$eta)
     fit_cv <- cv$fit
     tasks$prune <- function() mlcrf_ebic_prune(fit_cv, x, y, tol, max_iter, gamma,
-                                               level = if (prune == "chisq") level)
+                                               level = if (prune == "chisq") level,
+                                               cand_tol = fold_tol)
   }
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")
     eta_chosen <- cv$grid$eta[cv$chosen]
     tasks$path <- function() mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
-                                                 edge_type, tol, max_iter)
+                                                 edge_type, fold_tol, max_iter)
   }
   done <- mlcrf_side_by_side(tasks, parallel)
   if (defer) {

@@ -228,6 +228,7 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
   fits <- list(cur)
   orig <- seq_along(keep)  # the kept edges as rows of fit$edges
   kept <- list(orig)
+  pairs_kept <- list(keep)  # the same graphs as indices into prep's pairs
   pl <- mlcrf_pseudo_loglik(cur, x, y)
   while (length(keep)) {
     if (!is.null(crit)) {  # stop once `patience` graphs in a row are worse than the best
@@ -239,11 +240,12 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
     keep <- keep[-drop]
     orig <- orig[-drop]
     kept[[length(kept) + 1L]] <- orig
+    pairs_kept[[length(pairs_kept) + 1L]] <- keep
     cur <- mlcrf_refit_edges(fit, prep, x, y, keep, th0, eta2, tol, max_iter)
     fits[[length(fits) + 1L]] <- cur
     pl <- c(pl, mlcrf_pseudo_loglik(cur, x, y))
   }
-  list(fits = fits, pl = pl, edges = lengths(kept), kept = kept, eta2 = eta2)
+  list(fits = fits, pl = pl, edges = lengths(kept), kept = kept, pairs = pairs_kept, eta2 = eta2)
 }
 
 # The held-out pseudo-log-likelihood of each candidate graph of
@@ -275,6 +277,13 @@ mlcrf_cv_candidates <- function(cand, x, y, foldid, tol, max_iter) {
 # falls while spurious edges go and rises once true ones do).
 mlcrf_ebic_patience <- 3L
 
+# The candidates of the pruning are refitted to cv_mlcrf()'s fold_tol (half
+# the time of tol on yeast); those whose criterion is within this much of the
+# least (in units of -2 PL; the looser refits moved yeast's criteria by at
+# most 0.17, bench/mlcrf_speed.md) are refitted again to tol, and the least
+# is taken among these.
+mlcrf_prune_slack <- 1
+
 # cv_mlcrf(prune = "ebic"): the candidate of least extended BIC (ties: the
 # sparser; with `level`, prune = "chisq"'s criterion instead: -2 PL plus
 # each kept edge's mlcrf_chisq_penalty()) from `fit`, the refit on all the
@@ -282,7 +291,7 @@ mlcrf_ebic_patience <- 3L
 # pruning `fit_cv` and the candidates' criterion `ebic` (with `level`, also
 # `penalty`, the penalty of each edge of `fit`).
 mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL,
-                             level = NULL) {
+                             level = NULL, cand_tol = tol, slack = mlcrf_prune_slack) {
   K <- if (fit$edge_type == "full") 3 else 1
   pen <- NULL
   f_crit <- if (is.null(level)) {
@@ -292,8 +301,23 @@ mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df
     function(pl, kept) -2 * pl + vapply(kept, function(k) sum(pen[k]), 0)
   }
   if (is.null(cand))
-    cand <- mlcrf_ebic_candidates(fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
+    cand <- mlcrf_ebic_candidates(fit, x, y, cand_tol, max_iter, f_crit, mlcrf_ebic_patience)
   crit <- f_crit(cand$pl, cand$kept)
+  if (cand_tol > tol) {
+    # the candidates refitted to cand_tol: those within `slack` of the least
+    # criterion again to tol, from their fits (the first is `fit`, at tol),
+    # and the least taken among them
+    near <- which(crit <= min(crit) + slack & seq_along(crit) > 1L)
+    if (length(near)) {
+      prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
+      for (j in near) {
+        cand$fits[[j]] <- mlcrf_refit_edges(fit, prep, x, y, cand$pairs[[j]],
+                                            cand$fits[[j]]$theta, cand$eta2, tol, max_iter)
+        cand$pl[j] <- mlcrf_pseudo_loglik(cand$fits[[j]], x, y)
+      }
+      crit <- f_crit(cand$pl, cand$kept)
+    }
+  }
   k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
   list(fit = cand$fits[[k]], fit_cv = fit,
        ebic = stats::setNames(data.frame(cand$edges, cand$pl, crit),
