@@ -16,8 +16,9 @@
 #' Then, by default (`prune = "chisq"`), weak edges are pruned: from the fit
 #' at the chosen point, the weakest edge (least strength) is dropped and the
 #' rest refitted on all the rows (stage 2 of [mlcrf()] at the chosen
-#' `lambda_w` and `eta`, warm-started), down to no edge, and the graph of
-#' least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
+#' `lambda_w` and `eta`, warm-started, to `fold_tol`), down to no edge;
+#' the candidates whose criterion is within 1 of the least are refitted
+#' again to `tol`, and the one of least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
 #' pseudo-log-likelihood of the refit on the n rows and \eqn{c_e}{c_e} the
 #' (1 - `level`) quantile of what edge e would add to 2 PL if it were null: a
 #' likelihood-ratio test per edge.  Its null distribution is that of the
@@ -96,6 +97,14 @@
 #' designs of `bench/mlcrf_structure.md` recover the same graphs as without
 #' the stop (95 of 100 seeds).
 #'
+#' With `parallel` workers (forked: `parallel = 2`, or `TRUE` without a
+#' `future::plan()`), the paths, each starting cold, run piece by piece: a
+#' worker takes the next fold's fit as soon as it is free, also the next point
+#' of a path ahead of the rule's decision when nothing decided is left to run,
+#' and the work on points that the rule then skips is dropped; the points
+#' scored, their values and the choice are those of the run in sequence.  The
+#' pruning and the path of strengths then run side by side.
+#'
 #' @section Missing labels:
 #' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
 #' folds stratify on the observed positives, and the out-of-fold thresholds
@@ -119,7 +128,8 @@
 #' @param path Also fit stage 1 on all the rows along the path at the chosen
 #'   `eta` (warm starts) and keep the edge strengths, for
 #'   `plot(cv, type = "path")` (see [plot.cv_mlcrf()])?  It costs about one
-#'   more fold's path.
+#'   more fold's path; it is fitted to `fold_tol` (it is drawn, not
+#'   predicted from) and, with `parallel`, runs beside the pruning.
 #' @param fold_marginals How the validation rows' marginals and MAP are
 #'   inferred on a connected component of more than 20 labels with cycles (the
 #'   `loopy` argument of [predict.mlcrf()]): `"bp"` takes loopy belief
@@ -156,8 +166,9 @@
 #' @param level The level of `prune = "chisq"`'s test per edge (0.001 by
 #'   default; 0.01 recovered the synthetic graphs less often: 9 and 8 of 10 on
 #'   the 5-label chain and star, 10 at 0.001).
-#' @param fold_tol The tolerance of the fold fits (`tol` is that of the
-#'   fits on all the rows: the chosen point, the pruning and the path).  The
+#' @param fold_tol The tolerance of the fold fits, of the path of strengths
+#'   (`path`) and of the pruning's candidate refits (`tol` is that of the
+#'   fit at the chosen point and of the kept graph's refit, see Details).  The
 #'   fold fits only score the grid points, so by default they stop 100 times
 #'   earlier: on a fold of yeast this changed the held-out log-likelihood
 #'   loss by at most 0.08 at every point of the default path, where the
