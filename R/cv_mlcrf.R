@@ -279,12 +279,15 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # last one's fit before pruning and candidates are kept in `pruning`.
   n_all <- nrow(x)
   pruning <- NULL
-  # the refit at the chosen point is pruned after the engine's run, beside
-  # the path of strengths (in parallel when `parallel` is on); later refits
-  # (predict(cv, s = "1se"), ...) are pruned in place, and so is the chosen
-  # fit with decision rules (the engine wraps it in its rule)
-  defer <- prune != "none" && is.null(rule)
+  # the refit at the chosen point (and its pruning) runs after the engine's
+  # run, beside the path of strengths (in parallel when `parallel` is on):
+  # the engine gets a stand-in; later refits (predict(cv, s = "1se"), ...)
+  # are fitted in place, and so is the chosen fit with decision rules (the
+  # engine wraps it in its rule)
+  defer <- is.null(rule)
   fit <- function(x, y, lambda_w, eta, init = NULL) {
+    if (defer && nrow(x) == n_all)
+      return(structure(list(lambda_w = lambda_w, eta = eta), class = "mlcrf"))
     # the engine walks the grid eta by eta, each from the largest lambda_w
     # down: the first point of the next eta starts cold (the nodes alone, a
     # few edges) rather than from the last, densest fit of the previous eta
@@ -294,7 +297,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                edge_type = edge_type, init = init,
                tol = if (nrow(x) == n_all) tol else fold_tol, max_iter = max_iter,
                progress = FALSE)  # cv_mlcrf() and the engine report progress
-    if (prune != "none" && nrow(x) == n_all && !defer) {
+    if (prune != "none" && nrow(x) == n_all) {
       say("pruning (", prune, ") at lambda_w = ", signif(lambda_w, 4), ", eta = ", eta)
       pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma,
                                    level = if (prune == "chisq") level, cand_tol = fold_tol)
@@ -336,13 +339,17 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # the pruning of the chosen fit and the path of strengths on all the rows
   # (at the chosen eta) are independent: run side by side on the workers
   tasks <- list()
-  if (defer) {
-    say("pruning (", prune, ") at lambda_w = ", signif(cv$fit$lambda_w, 4), ", eta = ",
-        cv$fit$eta)
-    fit_cv <- cv$fit
-    tasks$prune <- function() mlcrf_ebic_prune(fit_cv, x, y, tol, max_iter, gamma,
-                                               level = if (prune == "chisq") level,
-                                               cand_tol = fold_tol)
+  deferred <- defer  # (the task clears `defer`, in this process when run in turn)
+  if (deferred) {
+    at <- cv$fit  # the stand-in
+    say("the fit on all the rows", if (prune != "none") paste0(" and its pruning (", prune, ")"),
+        " at lambda_w = ", signif(at$lambda_w, 4), ", eta = ", at$eta)
+    tasks$fit <- function() {
+      defer <<- FALSE
+      f <- suppressMessages(fit(x, y, at$lambda_w, at$eta))
+      f$loopy <- NULL
+      list(fit = f, pruning = pruning)
+    }
   }
   if (isTRUE(path)) {
     say("edge strengths along the path on all the rows")
@@ -351,9 +358,9 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
                                                  edge_type, fold_tol, max_iter)
   }
   done <- mlcrf_side_by_side(tasks, parallel)
-  if (defer) {
-    pruning <- done$prune
-    cv$fit <- pruning$fit
+  if (deferred) {
+    cv$fit <- done$fit$fit
+    pruning <- done$fit$pruning
     defer <- FALSE
   }
   if (prune != "none") {  # the refit at the chosen point, before pruning
