@@ -314,7 +314,7 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   values <- unlist(lapply(names(grid), function(p)
     stats::setNames(list(grid[[p]][best], grid[[p]][best_1se]), paste0(p, c("_best", "_1se")))),
     recursive = FALSE)
-  structure(c(list(grid = grid, axes = method$axes, cvm = shape_grid(cvm, method$axes),
+  cv <- structure(c(list(grid = grid, axes = method$axes, cvm = shape_grid(cvm, method$axes),
                  cvsd = shape_grid(cvsd, method$axes), cvfold = cvfold, best = best,
                  best_1se = best_1se, select = opt$select, chosen = chosen, ties = ties,
                  measure = opt$measure, higher_better = opt$higher_better,
@@ -329,6 +329,10 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
                  path_stop = if (!is.null(pstop)) pstop[c("patience", "margin")],
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
+  # the pieces (fold fits) finished on the workers, those of them dropped
+  # (scored ahead of a stop) and those ended unfinished
+  if (scheduled) cv$schedule <- run$pieces
+  cv
 }
 
 # The early stop of a warm-start path.  A path's held-out measure usually
@@ -403,7 +407,8 @@ path_replay <- function(cvm, cvsd, complete, pstop, higher) {
 # every path, which the rule never skips), in the grid's order; then,
 # ahead of the decision, the next point of a path that the rule has not
 # stopped on what is known (its own points; the margin against the points
-# known to be needed), at most one point ahead of its last complete one.
+# known to be needed), at most one point ahead of its last complete one,
+# the least far ahead first.
 # Work on points the walk then skips is dropped (their pieces killed if
 # still running), so the points scored, their values and the skipped ones
 # are those of the walk in sequence.  score_fold(state, k, g): fold k's
@@ -427,6 +432,8 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
   seeds <- matrix(sample.int(.Machine$integer.max, ngrid * nfolds), ngrid, nfolds)
   jobs <- list()
   what <- list()
+  ended <- 0L  # pieces ended unfinished
+  cpu <- matrix(0, ngrid, nfolds)  # the CPU seconds of each finished piece
   on.exit(if (length(jobs)) {  # pieces no longer needed (or an error): end them
     for (j in jobs) tools::pskill(j$pid)
     suppressWarnings(parallel::mccollect(jobs, wait = TRUE))
@@ -450,15 +457,14 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
     sure <- need %in% TRUE | (is.na(need) & pos <= 2L)
     pick <- which(ready & sure, arr.ind = TRUE)
     if (!nrow(pick)) {
-      ahead <- vapply(seq_len(ngrid), function(g) {
-        if (!is.na(need[g]) || !any(ready[g, ])) return(FALSE)
-        on <- which(path == path[g])
-        last <- sum(cumprod(complete[on]))  # complete points from the path's start
-        pos[g] <= last + 2L && !known_stop(path[g], need)
-      }, NA)
+      # how far ahead of its path's complete points (from the start) a point is
+      depth <- pos - vapply(path, function(p) sum(cumprod(complete[path == p])), 0)
+      ahead <- vapply(seq_len(ngrid), function(g)
+        is.na(need[g]) && any(ready[g, ]) && depth[g] <= 2 && !known_stop(path[g], need), NA)
       pick <- which(ready & ahead, arr.ind = TRUE)
       if (!nrow(pick)) return(NULL)
-      pick <- pick[order(pos[pick[, 1]], pick[, 1], pick[, 2]), , drop = FALSE]
+      # the least far ahead first (the least likely to be dropped)
+      pick <- pick[order(depth[pick[, 1]], pos[pick[, 1]], pick[, 1], pick[, 2]), , drop = FALSE]
     } else {
       pick <- pick[order(pick[, 1], pick[, 2]), , drop = FALSE]
     }
@@ -471,6 +477,7 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
     for (id in names(what)) if (d$need[what[[id]][1]] %in% FALSE) {
       tools::pskill(jobs[[id]]$pid)
       suppressWarnings(parallel::mccollect(jobs[id], wait = TRUE))
+      ended <- ended + 1L
       status[what[[id]][1], what[[id]][2]] <- 0L
       jobs[[id]] <- what[[id]] <- NULL
     }
@@ -481,7 +488,10 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
       seed <- seeds[g, k]
       job <- parallel::mcparallel({
         set.seed(seed)
-        score_fold(state, k, g)
+        t0 <- proc.time()
+        res <- score_fold(state, k, g)
+        res$cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
+        res
       }, mc.set.seed = FALSE)
       id <- as.character(job$pid)
       jobs[[id]] <- job
@@ -498,6 +508,8 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
       if (inherits(res, "try-error")) stop(attr(res, "condition"))
       if (is.null(res)) stop("cv: a worker ended without a result (fold ", k, ")", call. = FALSE)
       status[g, k] <- 2L
+      cpu[g, k] <- res$cpu
+      res$cpu <- NULL
       if (is.null(after[[g]])) after[[g]] <- vector("list", nfolds)
       before <- if (prev[g] == 0L) states0[[k]] else after[[prev[g]]][[k]]
       after[[g]][k] <- list(res$state %||% before)
@@ -515,7 +527,10 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
     }
   }
   for (g in which(!d$need)) tick()
-  list(skipped = !d$need)
+  list(skipped = !d$need,
+       pieces = c(fitted = sum(status == 2L), dropped = sum(status[!d$need, ] == 2L),
+                  ended = ended + length(jobs), cpu = sum(cpu),
+                  cpu_dropped = sum(cpu[!d$need, ]), cpu_largest = max(cpu)))
 }
 
 # The mean over folds and its standard error of one grid point: its row of

@@ -191,7 +191,10 @@
 #'   `ebic`), from the chosen graph down to no edge (or to where the
 #'   elimination stopped).  With `path_stop`, also `skipped` (the rows of
 #'   `grid` not scored, possibly none) and `path_stop` (its `patience` and
-#'   `margin`).
+#'   `margin`); when its paths ran piece by piece on workers (section Early
+#'   stop of the paths), `schedule`: the fold fits `fitted`, those of them
+#'   `dropped` (ahead of a stop) and those `ended` unfinished, the CPU
+#'   seconds of those fitted (`cpu`), of those dropped and of the largest.
 #' @references Barber R. F. and Drton M. (2015). High-dimensional Ising model
 #'   selection with Bayesian information criteria. Electronic Journal of
 #'   Statistics 9(1), 567-607.

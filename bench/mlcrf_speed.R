@@ -84,11 +84,17 @@ if ("2" %in% parts) {
               cv$grid$lambda_w[cv$chosen], cv$grid$eta[cv$chosen], cv$cvm[cv$chosen],
               cv$cvsd[cv$chosen], sum(!is.na(cv$cvfold)), length(cv$cvfold)))
   cat("pruned fit:", nrow(cv$fit$edges), "edges\n")
+  cat("edges:", sort(paste(cv$fit$edges$from, cv$fit$edges$to, sep = "~")), "\n")
+  if (!is.null(cv$schedule)) {  # the grid's pieces on the workers (session s36)
+    cat("pieces on the workers:\n")
+    print(round(cv$schedule, 1))
+  }
   save_to <- Sys.getenv("MLCRF_SPEED_SAVE")
   if (nzchar(save_to))
     saveRDS(list(grid = cv$grid, cvfold = cv$cvfold, cvm = cv$cvm, cvsd = cv$cvsd,
                  chosen = cv$chosen, skipped = cv$skipped, edges = cv$fit$edges,
-                 stamps = stamps, total = t, load = c(load0, readLines("/proc/loadavg"))),
+                 stamps = stamps, total = t, load = c(load0, readLines("/proc/loadavg")),
+                 schedule = cv$schedule, fit = cv$fit, fit_cv = cv$fit_cv, ebic = cv$ebic),
             save_to)
 }
 

@@ -46,7 +46,8 @@ ref_skipped <- function(tab, path, higher, patience, margin) {
 # first), the fold's state carries its last point, and a fold whose warm
 # start is not its previous point on the path (or, at a path's first point,
 # the prepared state) measures 100 worse; `delay`: each scoring sleeps up to
-# that many seconds (pieces on workers then finish in a shuffled order).
+# that many seconds (pieces on workers then finish in a shuffled order), or,
+# a grid points x folds matrix, that many seconds.
 given_method <- function(tab, y, foldid, measure, path_stop, calls, prev = NULL, delay = 0) {
   m <- ncol(y)
   grid <- data.frame(point = seq_len(nrow(tab)))
@@ -55,7 +56,8 @@ given_method <- function(tab, y, foldid, measure, path_stop, calls, prev = NULL,
        prepare = function(train) list(k = setdiff(unique(foldid), unique(foldid[train]))),
        score = function(state, g) {
          calls$n <- calls$n + 1L
-         if (delay > 0) Sys.sleep(stats::runif(1, 0, delay))
+         if (is.matrix(delay)) Sys.sleep(delay[g, state$k]) else
+           if (delay > 0) Sys.sleep(stats::runif(1, 0, delay))
          rows <- which(foldid == state$k)
          off <- if (!is.null(prev) && !identical(state$last %||% 0L, prev[g])) 100 else 0
          q <- exp(-(tab[g, state$k] + off) / m)
@@ -268,6 +270,31 @@ test_that("independent paths on two workers, piece by piece, score what the walk
     for (part in c("cvfold", "cvm", "cvsd", "best", "best_1se", "chosen", "oof_thresholds"))
       expect_identical(two[[part]], one[[part]], info = paste(case, part))
   }
+})
+
+test_that("points scored ahead of the rule and then skipped are dropped", {
+  # path 1 high until its best at its end, its last fold slow; path 2 fast,
+  # best at its second point, rising after: in sequence the margin stops
+  # path 2 after its third point (its best 3.9 behind path 1's), but while
+  # path 1 is still high, path 2 runs ahead (to its fifth point, where the
+  # patience stops it) on the worker left free by path 1's slow fold; those
+  # points are dropped
+  skip_on_os("windows")
+  d <- given_data(3)
+  set.seed(4)
+  tab <- outer(c(6, 5.9, 5.8, 5.7, 5.6, 1, 5, 4.9, 5.1, 5.2, 5.3, 5.4), rnorm(5, sd = 0.2), `+`)
+  path <- rep(1:2, each = 6)
+  prev <- ifelse(seq_along(path) %% 6 == 1, 0L, seq_along(path) - 1L)
+  rule <- list(patience = 3, margin = 0.5, restart = TRUE)
+  want <- ref_skipped(tab, path, FALSE, 3, 0.5)
+  expect_identical(want, 10:12)
+  one <- run_given(tab, path, "log_loss", rule, d$y, d$foldid, prev = prev)$cv
+  two <- run_given(tab, path, "log_loss", rule, d$y, d$foldid, parallel = 2L, prev = prev,
+                   delay = cbind(matrix(0.02, 12, 4), rep(c(0.6, 0), each = 6)))$cv
+  expect_gt(two$schedule[["dropped"]], 0)  # ran ahead, then dropped
+  expect_identical(two$skipped, want)
+  for (part in c("cvfold", "cvm", "cvsd", "best", "chosen", "oof_thresholds"))
+    expect_identical(two[[part]], one[[part]], info = part)
 })
 
 test_that("cv_mlcrf() gives the same result in sequence and on two workers", {
