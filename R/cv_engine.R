@@ -174,36 +174,28 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
     rule_fold <- matrix(NA_real_, ngrid * nrow(rules), nfolds)
     scut_thr <- matrix(NA_real_, m, ngrid)
   }
-  for (g in seq_len(ngrid)) {
-    if (!is.null(pstop) && stopped[pstop$path[g]]) {
-      skipped[g] <- TRUE
-      if (opt$keep) oof[, , g] <- NA
-      tick()
-      next
-    }
-    # in sequence, one fold's scores at a time are alive besides `score`
-    if (parallel_score)
-      res <- fold_apply(seq_len(nfolds), function(k) fold_score(k, g), opt$parallel, NULL)
+  # one grid point's scores, thresholds and measures from its folds' results
+  # (get_fold(k): fold k's result, in fold order); with the early stop, the
+  # point's mean and se.  Writes the run's arrays (cvfold, oof, ...).
+  use_point <- function(g, get_fold) {
     for (k in seq_len(nfolds)) {
-      fold <- if (parallel_score) res[[k]] else fold_score(k, g)
-      score[rows[[k]], ] <- fold$scores
-      if (decode) pred[rows[[k]], ] <- fold$pred
-      if (joint_ll) loglik[rows[[k]]] <- fold$loglik
-      if (!is.null(fold$state)) states[[k]] <- fold$state
-      if (opt$thresholds == "train") train_thr[, k] <- as.double(fold$thresholds)
+      fold <- get_fold(k)
+      score[rows[[k]], ] <<- fold$scores
+      if (decode) pred[rows[[k]], ] <<- fold$pred
+      if (joint_ll) loglik[rows[[k]]] <<- fold$loglik
+      if (opt$thresholds == "train") train_thr[, k] <<- as.double(fold$thresholds)
       fold <- NULL
       collect()
     }
-    res <- NULL
     if (opt$thresholds == "oof") {
       thr <- point_thresholds(score, y, foldid, nfolds, cut_measure, threads, opt$level)
-      final_thr[, g] <- thr[, nfolds + 1L]
-      final_f1[, g] <- thr[, nfolds + 2L]
+      final_thr[, g] <<- thr[, nfolds + 1L]
+      final_f1[, g] <<- thr[, nfolds + 2L]
       thr <- thr[, seq_len(nfolds), drop = FALSE]
     } else {
       thr <- train_thr
     }
-    cvfold[g, ] <- if (opt$kind == "prob") {
+    cvfold[g, ] <<- if (opt$kind == "prob") {
       prob_fold_measures(opt$measure, score, y, foldid, nfolds, loglik, method, grid[g, , drop = FALSE])
     } else if (decode) {
       # the decoder's label sets, cut at 1/2 as 0/1 scores
@@ -213,17 +205,77 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
     }
     if (!is.null(rules)) {
       for (r in seq_len(nrow(rules)))
-        rule_fold[g + (r - 1L) * ngrid, ] <- rule_fold_measures(
+        rule_fold[g + (r - 1L) * ngrid, ] <<- rule_fold_measures(
           rules[r, ], score, y, foldid, nfolds, thr, if (decode) pred, opt)
-      if (any(rules$base == "scut")) scut_thr[, g] <- hamming_thresholds(score, y)$threshold
+      if (any(rules$base == "scut")) scut_thr[, g] <<- hamming_thresholds(score, y)$threshold
     }
-    if (opt$keep) oof[, , g] <- score
+    if (opt$keep) oof[, , g] <<- score
     if (!is.null(pstop)) {
       rows_g <- if (is.null(rules)) g else g + (seq_len(nrow(rules)) - 1L) * ngrid
       folds_g <- if (is.null(rules)) cvfold[g, , drop = FALSE] else rule_fold[rows_g, , drop = FALSE]
       at <- point_summary(folds_g, opt$higher_better)
-      point_cvm[g] <- at[1]
-      point_cvsd[g] <- at[2]
+      point_cvm[g] <<- at[1]
+      point_cvsd[g] <<- at[2]
+    }
+    invisible()
+  }
+  # paths that restart (path_stop$restart): each path's first point starts
+  # from the folds' prepared states, not from the previous path's last fits,
+  # so that the paths are independent; with parallel workers they are then
+  # scheduled piece by piece (cv_schedule_paths()), with the same result
+  restart <- !is.null(pstop) && isTRUE(pstop$restart)
+  first_on_path <- if (restart) !duplicated(pstop$path)
+  states0 <- states
+  scheduled <- restart && parallel_score && ngrid > 1 &&
+    parallel_backend(opt$parallel) == "multicore"
+  if (scheduled) {
+    run <- cv_schedule_paths(
+      ngrid, nfolds, pstop, opt$higher_better, states0, workers(opt$parallel),
+      score_fold = function(state, k, g) {
+        fold <- method$score(state, g)
+        if (decode) fold$pred <- method$decoder(fold$model, rows[[k]])
+        if (joint_ll) fold$loglik <- method$loglik(fold$model, rows[[k]])
+        fold$model <- NULL
+        fold
+      },
+      use_point = function(g, res) {
+        use_point(g, function(k) res[[k]])
+        c(point_cvm[g], point_cvsd[g])
+      },
+      tick = tick)
+    skipped <- run$skipped
+    # points scored ahead of a stop are dropped: the arrays as the walk in
+    # sequence leaves them
+    for (g in which(skipped)) {
+      cvfold[g, ] <- NA_real_
+      final_thr[, g] <- final_f1[, g] <- NA_real_
+      point_cvm[g] <- point_cvsd[g] <- NA_real_
+      if (opt$keep) oof[, , g] <- NA
+      if (!is.null(rules)) {
+        rule_fold[g + (seq_len(nrow(rules)) - 1L) * ngrid, ] <- NA_real_
+        scut_thr[, g] <- NA_real_
+      }
+    }
+  }
+  for (g in seq_len(ngrid)) {
+    if (scheduled) break
+    if (!is.null(pstop) && stopped[pstop$path[g]]) {
+      skipped[g] <- TRUE
+      if (opt$keep) oof[, , g] <- NA
+      tick()
+      next
+    }
+    if (restart && first_on_path[g]) states <- states0
+    # in sequence, one fold's scores at a time are alive besides `score`
+    if (parallel_score)
+      res <- fold_apply(seq_len(nfolds), function(k) fold_score(k, g), opt$parallel, NULL)
+    use_point(g, function(k) {
+      fold <- if (parallel_score) res[[k]] else fold_score(k, g)
+      if (!is.null(fold$state)) states[[k]] <<- fold$state
+      fold
+    })
+    res <- NULL
+    if (!is.null(pstop)) {
       p <- pstop$path[g]
       stopped[p] <- path_stops(point_cvm, point_cvsd, which(pstop$path[seq_len(g)] == p),
                                which(!skipped[seq_len(g)]),
@@ -262,7 +314,7 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   values <- unlist(lapply(names(grid), function(p)
     stats::setNames(list(grid[[p]][best], grid[[p]][best_1se]), paste0(p, c("_best", "_1se")))),
     recursive = FALSE)
-  structure(c(list(grid = grid, axes = method$axes, cvm = shape_grid(cvm, method$axes),
+  cv <- structure(c(list(grid = grid, axes = method$axes, cvm = shape_grid(cvm, method$axes),
                  cvsd = shape_grid(cvsd, method$axes), cvfold = cvfold, best = best,
                  best_1se = best_1se, select = opt$select, chosen = chosen, ties = ties,
                  measure = opt$measure, higher_better = opt$higher_better,
@@ -277,6 +329,10 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
                  path_stop = if (!is.null(pstop)) pstop[c("patience", "margin")],
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
+  # the pieces (fold fits) finished on the workers, those of them dropped
+  # (scored ahead of a stop) and those ended unfinished
+  if (scheduled) cv$schedule <- run$pieces
+  cv
 }
 
 # The early stop of a warm-start path.  A path's held-out measure usually
@@ -313,6 +369,168 @@ path_stops <- function(cvm, cvsd, on_path, done, higher, patience, margin) {
   top <- done[which.max(a)]
   gap <- sgn * (cvm[top] - cvm[on_path[b]])
   !is.na(cvsd[top]) && gap > margin * cvsd[top]
+}
+
+# The early stop replayed on the points scored so far, walking the grid in
+# order as the engine does in sequence: `need` is TRUE for a point the walk
+# scores, FALSE for one it skips (its path stopped) and NA past the first
+# point it needs that is not `complete` yet (its fate depends on that
+# point); `finished` when every point is decided.
+path_replay <- function(cvm, cvsd, complete, pstop, higher) {
+  path <- pstop$path
+  ngrid <- length(path)
+  stopped <- logical(max(path))
+  need <- rep(NA, ngrid)
+  scored <- logical(ngrid)
+  for (g in seq_len(ngrid)) {
+    p <- path[g]
+    if (stopped[p]) {
+      need[g] <- FALSE
+      next
+    }
+    need[g] <- TRUE
+    if (!complete[g]) return(list(need = need, finished = FALSE))
+    scored[g] <- TRUE
+    stopped[p] <- path_stops(cvm, cvsd, which(path[seq_len(g)] == p), which(scored[seq_len(g)]),
+                             higher, pstop$patience, pstop$margin)
+  }
+  list(need = need, finished = TRUE)
+}
+
+# The grid of independent paths (path_stop$restart) on `nworkers` forked
+# workers, piece by piece: a piece is one fold's fit at one point, and a
+# worker takes the next piece as soon as it is free, so that the five folds
+# of a point do not leave a worker idle while the other fits the last one.
+# A piece is ready when the fold's previous point on the path is done (its
+# warm start).  Pieces are taken in this order: those the walk in sequence
+# certainly scores (path_replay()'s `need`, and the first two points of
+# every path, which the rule never skips), in the grid's order; then,
+# ahead of the decision, the next point of a path that the rule has not
+# stopped on what is known (its own points; the margin against the points
+# known to be needed), at most one point ahead of its last complete one,
+# the least far ahead first.
+# Work on points the walk then skips is dropped (their pieces killed if
+# still running), so the points scored, their values and the skipped ones
+# are those of the walk in sequence.  score_fold(state, k, g): fold k's
+# result at point g from its state; use_point(g, results): measures point g
+# from its folds' results, returning its mean and se.  Each piece runs
+# under its own seed, drawn here.  Returns `skipped` (logical by point).
+cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, score_fold,
+                              use_point, tick) {
+  path <- pstop$path
+  prev <- pos <- integer(ngrid)  # the point before on the path (0: none), the place on it
+  for (p in unique(path)) {
+    r <- which(path == p)
+    prev[r] <- c(0L, r[-length(r)])
+    pos[r] <- seq_along(r)
+  }
+  status <- matrix(0L, ngrid, nfolds)  # 0 waiting, 1 running, 2 done
+  results <- vector("list", ngrid)     # the fold results of a point not complete yet
+  after <- vector("list", ngrid)       # after[[g]][[k]]: fold k's state after point g
+  cvm <- cvsd <- rep(NA_real_, ngrid)
+  complete <- logical(ngrid)
+  seeds <- matrix(sample.int(.Machine$integer.max, ngrid * nfolds), ngrid, nfolds)
+  jobs <- list()
+  what <- list()
+  ended <- 0L  # pieces ended unfinished
+  cpu <- matrix(0, ngrid, nfolds)  # the CPU seconds of each finished piece
+  on.exit(if (length(jobs)) {  # pieces no longer needed (or an error): end them
+    for (j in jobs) tools::pskill(j$pid)
+    suppressWarnings(parallel::mccollect(jobs, wait = TRUE))
+  })
+  # a path that the rule stops on what is known: its complete points from
+  # its start, the margin against the points the walk is known to score
+  known_stop <- function(p, need) {
+    on <- which(path == p)
+    on <- on[seq_len(match(FALSE, complete[on], nomatch = length(on) + 1L) - 1L)]
+    sure <- which(need %in% TRUE & complete)
+    for (i in seq_along(on)) {
+      done <- sort(unique(c(sure[sure < on[i]], on[seq_len(i)])))
+      if (path_stops(cvm, cvsd, on[seq_len(i)], done, higher, pstop$patience, pstop$margin))
+        return(TRUE)
+    }
+    FALSE
+  }
+  next_piece <- function(need) {
+    ready <- status == 0L & (prev == 0L | status[pmax(prev, 1L), , drop = FALSE] == 2L)
+    ready[need %in% FALSE, ] <- FALSE
+    sure <- need %in% TRUE | (is.na(need) & pos <= 2L)
+    pick <- which(ready & sure, arr.ind = TRUE)
+    if (!nrow(pick)) {
+      # how far ahead of its path's complete points (from the start) a point is
+      depth <- pos - vapply(path, function(p) sum(cumprod(complete[path == p])), 0)
+      ahead <- vapply(seq_len(ngrid), function(g)
+        is.na(need[g]) && any(ready[g, ]) && depth[g] <= 2 && !known_stop(path[g], need), NA)
+      pick <- which(ready & ahead, arr.ind = TRUE)
+      if (!nrow(pick)) return(NULL)
+      # the least far ahead first (the least likely to be dropped)
+      pick <- pick[order(depth[pick[, 1]], pos[pick[, 1]], pick[, 1], pick[, 2]), , drop = FALSE]
+    } else {
+      pick <- pick[order(pick[, 1], pick[, 2]), , drop = FALSE]
+    }
+    pick[1, ]
+  }
+  repeat {
+    d <- path_replay(cvm, cvsd, complete, pstop, higher)
+    if (d$finished) break
+    # pieces of points the walk skips: ended
+    for (id in names(what)) if (d$need[what[[id]][1]] %in% FALSE) {
+      tools::pskill(jobs[[id]]$pid)
+      suppressWarnings(parallel::mccollect(jobs[id], wait = TRUE))
+      ended <- ended + 1L
+      status[what[[id]][1], what[[id]][2]] <- 0L
+      jobs[[id]] <- what[[id]] <- NULL
+    }
+    while (length(jobs) < nworkers && !is.null(gk <- next_piece(d$need))) {
+      g <- gk[[1]]
+      k <- gk[[2]]
+      state <- if (prev[g] == 0L) states0[[k]] else after[[prev[g]]][[k]]
+      seed <- seeds[g, k]
+      job <- parallel::mcparallel({
+        set.seed(seed)
+        t0 <- proc.time()
+        res <- score_fold(state, k, g)
+        res$cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
+        res
+      }, mc.set.seed = FALSE)
+      id <- as.character(job$pid)
+      jobs[[id]] <- job
+      what[[id]] <- c(g, k)
+      status[g, k] <- 1L
+    }
+    if (!length(jobs)) stop("cv: internal error, no piece of the grid to run", call. = FALSE)
+    got <- parallel::mccollect(jobs, wait = FALSE, timeout = 1)
+    for (id in names(got)) {
+      res <- got[[id]]
+      g <- what[[id]][1]
+      k <- what[[id]][2]
+      jobs[[id]] <- what[[id]] <- NULL
+      if (inherits(res, "try-error")) stop(attr(res, "condition"))
+      if (is.null(res)) stop("cv: a worker ended without a result (fold ", k, ")", call. = FALSE)
+      status[g, k] <- 2L
+      cpu[g, k] <- res$cpu
+      res$cpu <- NULL
+      if (is.null(after[[g]])) after[[g]] <- vector("list", nfolds)
+      before <- if (prev[g] == 0L) states0[[k]] else after[[prev[g]]][[k]]
+      after[[g]][k] <- list(res$state %||% before)
+      res$state <- NULL
+      if (is.null(results[[g]])) results[[g]] <- vector("list", nfolds)
+      results[[g]][k] <- list(res)
+      if (all(status[g, ] == 2L)) {
+        at <- use_point(g, results[[g]])
+        results[g] <- list(NULL)
+        cvm[g] <- at[1]
+        cvsd[g] <- at[2]
+        complete[g] <- TRUE
+        tick()
+      }
+    }
+  }
+  for (g in which(!d$need)) tick()
+  list(skipped = !d$need,
+       pieces = c(fitted = sum(status == 2L), dropped = sum(status[!d$need, ] == 2L),
+                  ended = ended + length(jobs), cpu = sum(cpu),
+                  cpu_dropped = sum(cpu[!d$need, ]), cpu_largest = max(cpu)))
 }
 
 # The mean over folds and its standard error of one grid point: its row of

@@ -16,8 +16,9 @@
 #' Then, by default (`prune = "chisq"`), weak edges are pruned: from the fit
 #' at the chosen point, the weakest edge (least strength) is dropped and the
 #' rest refitted on all the rows (stage 2 of [mlcrf()] at the chosen
-#' `lambda_w` and `eta`, warm-started), down to no edge, and the graph of
-#' least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
+#' `lambda_w` and `eta`, warm-started, to `fold_tol`), down to no edge;
+#' the candidates whose criterion is within 1 of the least are refitted
+#' again to `tol`, and the one of least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
 #' pseudo-log-likelihood of the refit on the n rows and \eqn{c_e}{c_e} the
 #' (1 - `level`) quantile of what edge e would add to 2 PL if it were null: a
 #' likelihood-ratio test per edge.  Its null distribution is that of the
@@ -96,6 +97,14 @@
 #' designs of `bench/mlcrf_structure.md` recover the same graphs as without
 #' the stop (95 of 100 seeds).
 #'
+#' With `parallel` workers (forked: `parallel = 2`, or `TRUE` without a
+#' `future::plan()`), the paths, each starting cold, run piece by piece: a
+#' worker takes the next fold's fit as soon as it is free, also the next point
+#' of a path ahead of the rule's decision when nothing decided is left to run,
+#' and the work on points that the rule then skips is dropped; the points
+#' scored, their values and the choice are those of the run in sequence.  The
+#' pruning and the path of strengths then run side by side.
+#'
 #' @section Missing labels:
 #' `NA` in `y` is an error by default, as for [mlcrf()].  With `na_labels = "negative"` the fits take `NA` as `FALSE`, but the
 #' folds stratify on the observed positives, and the out-of-fold thresholds
@@ -119,7 +128,8 @@
 #' @param path Also fit stage 1 on all the rows along the path at the chosen
 #'   `eta` (warm starts) and keep the edge strengths, for
 #'   `plot(cv, type = "path")` (see [plot.cv_mlcrf()])?  It costs about one
-#'   more fold's path.
+#'   more fold's path; it is fitted to `fold_tol` (it is drawn, not
+#'   predicted from) and, with `parallel`, runs beside the pruning.
 #' @param fold_marginals How the validation rows' marginals and MAP are
 #'   inferred on a connected component of more than 20 labels with cycles (the
 #'   `loopy` argument of [predict.mlcrf()]): `"bp"` takes loopy belief
@@ -156,8 +166,9 @@
 #' @param level The level of `prune = "chisq"`'s test per edge (0.001 by
 #'   default; 0.01 recovered the synthetic graphs less often: 9 and 8 of 10 on
 #'   the 5-label chain and star, 10 at 0.001).
-#' @param fold_tol The tolerance of the fold fits (`tol` is that of the
-#'   fits on all the rows: the chosen point, the pruning and the path).  The
+#' @param fold_tol The tolerance of the fold fits, of the path of strengths
+#'   (`path`) and of the pruning's candidate refits (`tol` is that of the
+#'   fit at the chosen point and of the kept graph's refit, see Details).  The
 #'   fold fits only score the grid points, so by default they stop 100 times
 #'   earlier: on a fold of yeast this changed the held-out log-likelihood
 #'   loss by at most 0.08 at every point of the default path, where the
@@ -180,7 +191,10 @@
 #'   `ebic`), from the chosen graph down to no edge (or to where the
 #'   elimination stopped).  With `path_stop`, also `skipped` (the rows of
 #'   `grid` not scored, possibly none) and `path_stop` (its `patience` and
-#'   `margin`).
+#'   `margin`); when its paths ran piece by piece on workers (section Early
+#'   stop of the paths), `schedule`: the fold fits `fitted`, those of them
+#'   `dropped` (ahead of a stop) and those `ended` unfinished, the CPU
+#'   seconds of those fitted (`cpu`), of those dropped and of the largest.
 #' @references Barber R. F. and Drton M. (2015). High-dimensional Ising model
 #'   selection with Bayesian information criteria. Electronic Journal of
 #'   Statistics 9(1), 567-607.
@@ -268,7 +282,15 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   # last one's fit before pruning and candidates are kept in `pruning`.
   n_all <- nrow(x)
   pruning <- NULL
+  # the refit at the chosen point (and its pruning) runs after the engine's
+  # run, beside the path of strengths (in parallel when `parallel` is on):
+  # the engine gets a stand-in; later refits (predict(cv, s = "1se"), ...)
+  # are fitted in place, and so is the chosen fit with decision rules (the
+  # engine wraps it in its rule)
+  defer <- is.null(rule)
   fit <- function(x, y, lambda_w, eta, init = NULL) {
+    if (defer && nrow(x) == n_all)
+      return(structure(list(lambda_w = lambda_w, eta = eta), class = "mlcrf"))
     # the engine walks the grid eta by eta, each from the largest lambda_w
     # down: the first point of the next eta starts cold (the nodes alone, a
     # few edges) rather than from the last, densest fit of the previous eta
@@ -281,7 +303,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     if (prune != "none" && nrow(x) == n_all) {
       say("pruning (", prune, ") at lambda_w = ", signif(lambda_w, 4), ", eta = ", eta)
       pruning <<- mlcrf_ebic_prune(f, x, y, tol, max_iter, gamma,
-                                   level = if (prune == "chisq") level)
+                                   level = if (prune == "chisq") level, cand_tol = fold_tol)
       f <- pruning$fit
     }
     f$loopy <- fold_marginals
@@ -291,8 +313,12 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
   grid <- list(lambda_w = sort(unique(lambda_w), decreasing = TRUE), eta = sort(unique(eta)))
   # a path per eta (the grid's rows are expand.grid(lambda_w, eta)): each
   # stops early once its held-out measure has worsened (path_stop)
-  if (!is.null(path_stop))
+  # the paths are independent (each eta's first point starts cold, see
+  # fit()): with parallel workers the engine runs them piece by piece
+  if (!is.null(path_stop)) {
     path_stop$path <- rep(seq_along(grid$eta), each = length(grid$lambda_w))
+    path_stop$restart <- TRUE
+  }
   # labels by MAP (the decoder) for measures of label sets; log_loss by the
   # model's probability of each validation row's label vector
   cv <- ml_cv_run(x, y_truth, fit, grid, na_labels = na_labels, warm_start = TRUE,
@@ -313,17 +339,59 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.5, 1), nlambda = 6, lambda
     f
   }
   cv$lambda_v <- lambda_v
+  # the pruning of the chosen fit and the path of strengths on all the rows
+  # (at the chosen eta) are independent: run side by side on the workers
+  tasks <- list()
+  deferred <- defer  # (the task clears `defer`, in this process when run in turn)
+  if (deferred) {
+    at <- cv$fit  # the stand-in
+    say("the fit on all the rows", if (prune != "none") paste0(" and its pruning (", prune, ")"),
+        " at lambda_w = ", signif(at$lambda_w, 4), ", eta = ", at$eta)
+    tasks$fit <- function() {
+      defer <<- FALSE
+      f <- suppressMessages(fit(x, y, at$lambda_w, at$eta))
+      f$loopy <- NULL
+      list(fit = f, pruning = pruning)
+    }
+  }
+  if (isTRUE(path)) {
+    say("edge strengths along the path on all the rows")
+    eta_chosen <- cv$grid$eta[cv$chosen]
+    tasks$path <- function() mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
+                                                 edge_type, fold_tol, max_iter)
+  }
+  done <- mlcrf_side_by_side(tasks, parallel)
+  if (deferred) {
+    cv$fit <- done$fit$fit
+    pruning <- done$fit$pruning
+    defer <- FALSE
+  }
   if (prune != "none") {  # the refit at the chosen point, before pruning
     cv$fit_cv <- pruning$fit_cv
     cv$ebic <- pruning$ebic
     if (prune == "ebic") cv$gamma <- gamma else cv$level <- level
   }
-  if (isTRUE(path)) {
-    say("edge strengths along the path on all the rows")
-    eta_chosen <- cv$grid$eta[cv$chosen]
-    cv$path <- list(lambda_w = grid$lambda_w, eta = eta_chosen,
-                    strength = mlcrf_strength_path(x, y, grid$lambda_w, eta_chosen, lambda_v,
-                                                   edge_type, tol, max_iter))
-  }
+  if (isTRUE(path))
+    cv$path <- list(lambda_w = grid$lambda_w, eta = eta_chosen, strength = done$path)
   cv
+}
+
+# Functions without arguments (a named list) run side by side on the workers
+# of `parallel` (fold_apply()), or in turn: their values by name.  Warnings
+# raised in a worker are raised again here (forked workers would drop them).
+mlcrf_side_by_side <- function(tasks, parallel) {
+  if (!length(tasks)) return(list())
+  out <- fold_apply(seq_along(tasks), function(i) {
+    caught <- list()
+    value <- withCallingHandlers(tasks[[i]](), warning = function(w) {
+      caught[[length(caught) + 1L]] <<- w
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, warnings = caught)
+  }, parallel, NULL)
+  # said once per kind, as the engine says the fold fits' (cv_engine())
+  said <- warning_collector()
+  withCallingHandlers(for (o in out) for (w in o$warnings) warning(w), warning = said$handler)
+  said$emit("cv_mlcrf")
+  stats::setNames(lapply(out, `[[`, "value"), names(tasks))
 }

@@ -67,26 +67,18 @@ mlcrf_chisq_penalty <- function(fit, x, y, level) {
 # intercepts' tiny one, the node slopes' lambda_v, the (1,1) intercept's tiny
 # one and the edge's lambda_w (1 - eta) elsewhere, each times 2 n).
 mlcrf_edge_blocks <- function(fit, x, y) {
-  prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
-  y <- y + 0
-  n <- prep$n
-  xs <- if (inherits(prep$xc, "dgCMatrix")) as.matrix(prep$xc) else prep$xc
-  xs <- cbind(1, sweep(sweep(xs, 2L, prep$shift), 2L, prep$sinv, `*`))
+  parts <- mlcrf_edge_parts(fit, x, y)
+  xs <- parts$xs
+  y <- parts$y
+  w <- parts$w
+  r <- parts$r
+  n <- nrow(xs)
   p <- ncol(xs)
-  K <- prep$K
-  pot <- mlcrf_potentials(fit, x)
-  z <- mlcrf_conditional_logits(pot, y)
-  pr <- stats::plogis(z)
-  w <- pr * (1 - pr)
-  r <- y - pr
-  eta2 <- mlcrf_refit_eta(fit$eta)  # the refit's edge ridge, as mlcrf()'s stage 2
-  ridge_v <- function(l) 2 * n * c(mlcrf_lambda0, rep(unname(fit$lambda_v[l]), p - 1L))
-  ridge_w <- 2 * n * rep(fit$lambda_w * (1 - eta2), K * p)
-  ridge_w[(K - 1L) * p + 1L] <- 2 * n * mlcrf_lambda0_w  # the (1,1) intercept
+  K <- parts$K
   zero <- matrix(0, n, p)
-  lapply(seq_along(pot$from), function(e) {
-    a <- pot$from[e] + 1L
-    b <- pot$to[e] + 1L
+  lapply(seq_along(parts$from), function(e) {
+    a <- parts$from[e]
+    b <- parts$to[e]
     # d z_a / d (w01, w10, w11) and d z_b / d (w01, w10, w11), per row
     da <- if (K == 3L) cbind(-y[, b], 1 - y[, b], y[, b]) else cbind(y[, b])
     db <- if (K == 3L) cbind(1 - y[, a], -y[, a], y[, a]) else cbind(y[, a])
@@ -94,7 +86,7 @@ mlcrf_edge_blocks <- function(fit, x, y) {
     Ab <- cbind(zero, xs, do.call(cbind, lapply(seq_len(K), function(k) xs * db[, k])))
     list(H = crossprod(Aa * sqrt(w[, a])) + crossprod(Ab * sqrt(w[, b])),
          G = Aa * r[, a] + Ab * r[, b],
-         ridge = c(ridge_v(a), ridge_v(b), ridge_w),
+         ridge = parts$ridge(a, b),
          nodes = seq_len(2L * p), edge = 2L * p + seq_len(K * p))
   })
 }
@@ -113,23 +105,84 @@ mlcrf_edge_blocks <- function(fit, x, y) {
 # columns mean (the sum of the weights: the edge's effective degrees of
 # freedom in units of 2 PL), scale s and df nu.
 mlcrf_edge_null <- function(fit, x, y) {
-  blocks <- mlcrf_edge_blocks(fit, x, y)
-  out <- matrix(NA_real_, length(blocks), 3L, dimnames = list(NULL, c("mean", "scale", "df")))
-  for (e in seq_along(blocks)) {
-    b <- blocks[[e]]
-    nd <- b$nodes
-    ed <- b$edge
-    Hn <- b$H[nd, nd] + diag(b$ridge[nd])
-    T <- solve(Hn, b$H[nd, ed])
-    S <- b$H[ed, ed] - b$H[ed, nd] %*% T
-    Gp <- b$G[, ed] - b$G[, nd] %*% T
-    R <- solve(S + diag(b$ridge[ed]))
-    A <- (2 * R - R %*% S %*% R) %*% crossprod(Gp)
+  parts <- mlcrf_edge_parts(fit, x, y)
+  xs <- parts$xs
+  p <- ncol(xs)
+  K <- parts$K
+  y <- parts$y
+  w <- parts$w
+  r <- parts$r
+  # H and J without forming the n x (2 + K) p rows of mlcrf_edge_blocks():
+  # row i's derivatives of label a's conditional log-odds are
+  # kronecker(ca(y_ib), x_i) (the groups v_a, v_b, then the edge's K columns),
+  # those of b's kronecker(cb(y_ia), x_i), so that H and J are sums over the
+  # rows with given (y_ia, y_ib) of kronecker(coefficients, X'DX) with X'DX
+  # the weighted Gram of those rows' features: 5 n p^2 multiply-adds per edge
+  # in place of about 40 (bench/mlcrf_speed.md, session s36)
+  ca <- function(t) c(1, 0, if (K == 3L) c(-t, 1 - t, t) else t)
+  cb <- function(s) c(0, 1, if (K == 3L) c(1 - s, -s, s) else s)
+  gram <- function(rows, v) {
+    xr <- xs[rows, , drop = FALSE]
+    crossprod(xr * v[rows], xr)
+  }
+  nd <- seq_len(2L * p)
+  ed <- 2L * p + seq_len(K * p)
+  out <- matrix(NA_real_, length(parts$from), 3L, dimnames = list(NULL, c("mean", "scale", "df")))
+  for (e in seq_along(parts$from)) {
+    a <- parts$from[e]
+    b <- parts$to[e]
+    H <- J <- 0
+    for (t in 0:1) {
+      at_b <- y[, b] == t  # a's rows with y_b = t, b's with y_a = t
+      at_a <- y[, a] == t
+      H <- H + kronecker(tcrossprod(ca(t)), gram(at_b, w[, a])) +
+        kronecker(tcrossprod(cb(t)), gram(at_a, w[, b]))
+      J <- J + kronecker(tcrossprod(ca(t)), gram(at_b, r[, a]^2)) +
+        kronecker(tcrossprod(cb(t)), gram(at_a, r[, b]^2))
+      for (s in 0:1) {
+        C <- tcrossprod(ca(t), cb(s))
+        J <- J + kronecker(C + t(C), gram(at_b & y[, a] == s, r[, a] * r[, b]))
+      }
+    }
+    ridge <- parts$ridge(a, b)
+    Hn <- H[nd, nd] + diag(ridge[nd])
+    T <- solve(Hn, H[nd, ed])
+    S <- H[ed, ed] - H[ed, nd] %*% T
+    # crossprod(G_e - G_n T), G the rows' scores
+    JT <- J[ed, nd] %*% T
+    Jp <- J[ed, ed] - JT - t(JT) + crossprod(T, J[nd, nd] %*% T)
+    R <- solve(S + diag(ridge[ed]))
+    A <- (2 * R - R %*% S %*% R) %*% Jp
     s1 <- sum(diag(A))
     s2 <- sum(A * t(A))  # the trace of A^2
     out[e, ] <- c(s1, if (s1 > 0) s2 / s1 else 1, if (s2 > 0) s1^2 / s2 else 0)
   }
   out
+}
+
+# What mlcrf_edge_blocks() and mlcrf_edge_null() start from: the
+# standardised features with an intercept (xs), the labels 0/1, each label's
+# conditional probability's weight w = pr (1 - pr) and residual r = y - pr
+# (n x m), the edges' labels (from, to, 1-based), K, and ridge(a, b): the
+# ridge of (v_a, v_b, w_e) in the refit's objective times n.
+mlcrf_edge_parts <- function(fit, x, y) {
+  prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
+  y <- y + 0
+  n <- prep$n
+  xs <- if (inherits(prep$xc, "dgCMatrix")) as.matrix(prep$xc) else prep$xc
+  xs <- cbind(1, sweep(sweep(xs, 2L, prep$shift), 2L, prep$sinv, `*`))
+  p <- ncol(xs)
+  K <- prep$K
+  pot <- mlcrf_potentials(fit, x)
+  z <- mlcrf_conditional_logits(pot, y)
+  pr <- stats::plogis(z)
+  eta2 <- mlcrf_refit_eta(fit$eta)  # the refit's edge ridge, as mlcrf()'s stage 2
+  ridge_v <- function(l) 2 * n * c(mlcrf_lambda0, rep(unname(fit$lambda_v[l]), p - 1L))
+  ridge_w <- 2 * n * rep(fit$lambda_w * (1 - eta2), K * p)
+  ridge_w[(K - 1L) * p + 1L] <- 2 * n * mlcrf_lambda0_w  # the (1,1) intercept
+  list(xs = xs, y = y, w = pr * (1 - pr), r = y - pr, K = K,
+       from = pot$from + 1L, to = pot$to + 1L,
+       ridge = function(a, b) c(ridge_v(a), ridge_v(b), ridge_w))
 }
 
 # Stage 2 of mlcrf() on the edges `keep` (indices into prep's pairs) at the
@@ -176,6 +229,7 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
   fits <- list(cur)
   orig <- seq_along(keep)  # the kept edges as rows of fit$edges
   kept <- list(orig)
+  pairs_kept <- list(keep)  # the same graphs as indices into prep's pairs
   pl <- mlcrf_pseudo_loglik(cur, x, y)
   while (length(keep)) {
     if (!is.null(crit)) {  # stop once `patience` graphs in a row are worse than the best
@@ -187,11 +241,12 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
     keep <- keep[-drop]
     orig <- orig[-drop]
     kept[[length(kept) + 1L]] <- orig
+    pairs_kept[[length(pairs_kept) + 1L]] <- keep
     cur <- mlcrf_refit_edges(fit, prep, x, y, keep, th0, eta2, tol, max_iter)
     fits[[length(fits) + 1L]] <- cur
     pl <- c(pl, mlcrf_pseudo_loglik(cur, x, y))
   }
-  list(fits = fits, pl = pl, edges = lengths(kept), kept = kept, eta2 = eta2)
+  list(fits = fits, pl = pl, edges = lengths(kept), kept = kept, pairs = pairs_kept, eta2 = eta2)
 }
 
 # The held-out pseudo-log-likelihood of each candidate graph of
@@ -223,6 +278,13 @@ mlcrf_cv_candidates <- function(cand, x, y, foldid, tol, max_iter) {
 # falls while spurious edges go and rises once true ones do).
 mlcrf_ebic_patience <- 3L
 
+# The candidates of the pruning are refitted to cv_mlcrf()'s fold_tol (half
+# the time of tol on yeast); those whose criterion is within this much of the
+# least (in units of -2 PL; the looser refits moved yeast's criteria by at
+# most 0.17, bench/mlcrf_speed.md) are refitted again to tol, and the least
+# is taken among these.
+mlcrf_prune_slack <- 1
+
 # cv_mlcrf(prune = "ebic"): the candidate of least extended BIC (ties: the
 # sparser; with `level`, prune = "chisq"'s criterion instead: -2 PL plus
 # each kept edge's mlcrf_chisq_penalty()) from `fit`, the refit on all the
@@ -230,7 +292,7 @@ mlcrf_ebic_patience <- 3L
 # pruning `fit_cv` and the candidates' criterion `ebic` (with `level`, also
 # `penalty`, the penalty of each edge of `fit`).
 mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df, cand = NULL,
-                             level = NULL) {
+                             level = NULL, cand_tol = tol, slack = mlcrf_prune_slack) {
   K <- if (fit$edge_type == "full") 3 else 1
   pen <- NULL
   f_crit <- if (is.null(level)) {
@@ -240,8 +302,23 @@ mlcrf_ebic_prune <- function(fit, x, y, tol, max_iter, gamma, df = mlcrf_ebic_df
     function(pl, kept) -2 * pl + vapply(kept, function(k) sum(pen[k]), 0)
   }
   if (is.null(cand))
-    cand <- mlcrf_ebic_candidates(fit, x, y, tol, max_iter, f_crit, mlcrf_ebic_patience)
+    cand <- mlcrf_ebic_candidates(fit, x, y, cand_tol, max_iter, f_crit, mlcrf_ebic_patience)
   crit <- f_crit(cand$pl, cand$kept)
+  if (cand_tol > tol) {
+    # the candidates refitted to cand_tol: those within `slack` of the least
+    # criterion again to tol, from their fits (the first is `fit`, at tol),
+    # and the least taken among them
+    near <- which(crit <= min(crit) + slack & seq_along(crit) > 1L)
+    if (length(near)) {
+      prep <- mlcrf_prepare(x, y + 0, fit$edge_type)
+      for (j in near) {
+        cand$fits[[j]] <- mlcrf_refit_edges(fit, prep, x, y, cand$pairs[[j]],
+                                            cand$fits[[j]]$theta, cand$eta2, tol, max_iter)
+        cand$pl[j] <- mlcrf_pseudo_loglik(cand$fits[[j]], x, y)
+      }
+      crit <- f_crit(cand$pl, cand$kept)
+    }
+  }
   k <- max(which(crit == min(crit)))  # the candidates go from dense to empty
   list(fit = cand$fits[[k]], fit_cv = fit,
        ebic = stats::setNames(data.frame(cand$edges, cand$pl, crit),

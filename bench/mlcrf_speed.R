@@ -14,6 +14,8 @@
 #   CPU s, the chosen point, the points scored; and what the rule would skip
 #   and choose with other settings, replayed on the whole grid's fold
 #   measures (the fits do not depend on the points after them).
+# Part 5: the steps after the grid on yeast one by one (session s36).
+# Part 6: the pruning now and the rule at tol on the structure designs.
 # Environment: MLCRF_SPEED_PARTS ("1,2,3"), MLCRF_SPEED_WORKERS (2),
 #   MLCRF_SPEED_LIMIT (1800), MLCRF_SPEED_SETS (part 3's data sets,
 #   "yeast_train,enron,cal500"), MLCRF_SPEED_SAVE (part 2: an .rds file to
@@ -82,11 +84,17 @@ if ("2" %in% parts) {
               cv$grid$lambda_w[cv$chosen], cv$grid$eta[cv$chosen], cv$cvm[cv$chosen],
               cv$cvsd[cv$chosen], sum(!is.na(cv$cvfold)), length(cv$cvfold)))
   cat("pruned fit:", nrow(cv$fit$edges), "edges\n")
+  cat("edges:", sort(paste(cv$fit$edges$from, cv$fit$edges$to, sep = "~")), "\n")
+  if (!is.null(cv$schedule)) {  # the grid's pieces on the workers (session s36)
+    cat("pieces on the workers:\n")
+    print(round(cv$schedule, 1))
+  }
   save_to <- Sys.getenv("MLCRF_SPEED_SAVE")
   if (nzchar(save_to))
     saveRDS(list(grid = cv$grid, cvfold = cv$cvfold, cvm = cv$cvm, cvsd = cv$cvsd,
                  chosen = cv$chosen, skipped = cv$skipped, edges = cv$fit$edges,
-                 stamps = stamps, total = t, load = c(load0, readLines("/proc/loadavg"))),
+                 stamps = stamps, total = t, load = c(load0, readLines("/proc/loadavg")),
+                 schedule = cv$schedule, fit = cv$fit, fit_cv = cv$fit_cv, ebic = cv$ebic),
             save_to)
 }
 
@@ -185,4 +193,96 @@ if ("4" %in% parts) {
                   p, format(mg), paste(sk, collapse = " "), best, full$best))
     }
   }
+}
+
+# Part 5 (session s36): the steps after the grid on yeast's training part,
+# one by one, at the point cv_mlcrf() chooses (lambda_w the third of the
+# default path, eta 0.5; lambda_v chosen as cv_mlcrf() does, set.seed(1)):
+# the fit on all the rows at tol; the null per edge of prune = "chisq" as
+# before (its plain reading from mlcrf_edge_blocks()) and as now (weighted
+# Grams); the pruning with the candidates at tol (the rule before) and at
+# fold_tol (now); the path of strengths at tol and at fold_tol.  CPU s of
+# this process; the chosen graphs compared.
+if ("5" %in% parts) {
+  cpu_of <- function(t) sum(t[c("user.self", "sys.self")])
+  edge_set <- function(f) sort(paste(f$edges$from, f$edges$to, sep = "~"))
+  tol <- 1e-6
+  fold_tol <- 100 * tol
+  set.seed(1)
+  lv <- mlcrf(x, y, edges = "none", tol = tol, progress = FALSE)$lambda_v
+  top <- max(sapply(c(0.5, 1), function(e)
+    mlss:::mlcrf_lambda_range(x, y, lv, e, "full", tol, 2000)$lambda_max))
+  lw <- top * 10^seq(0, -2, length.out = 6)
+  t <- system.time(fit <- mlcrf(x, y, lambda_v = lv, lambda_w = lw[3], eta = 0.5, tol = tol,
+                                progress = FALSE))
+  cat(sprintf("fit on all the rows at lambda_w %.4f: %.1f s CPU, %d edges\n", lw[3], cpu_of(t),
+              nrow(fit$edges)))
+  null_before <- function(fit, x, y) t(vapply(mlss:::mlcrf_edge_blocks(fit, x, y), function(b) {
+    nd <- b$nodes
+    ed <- b$edge
+    Tn <- solve(b$H[nd, nd] + diag(b$ridge[nd]), b$H[nd, ed])
+    S <- b$H[ed, ed] - b$H[ed, nd] %*% Tn
+    Gp <- b$G[, ed] - b$G[, nd] %*% Tn
+    R <- solve(S + diag(b$ridge[ed]))
+    A <- (2 * R - R %*% S %*% R) %*% crossprod(Gp)
+    s1 <- sum(diag(A))
+    s2 <- sum(A * t(A))
+    c(s1, s2 / s1, s1^2 / s2)
+  }, numeric(3)))
+  t0 <- system.time(n0 <- null_before(fit, x, y))
+  t1 <- system.time(n1 <- mlss:::mlcrf_edge_null(fit, x, y))
+  cat(sprintf("null per edge (%d edges): before %.1f s CPU, now %.1f s CPU; largest relative difference %.1e\n",
+              nrow(n1), cpu_of(t0), cpu_of(t1), max(abs(n1 - n0) / abs(n0))))
+  t0 <- system.time(p0 <- mlss:::mlcrf_ebic_prune(fit, x, y, tol, 2000, 0.5, level = 0.001))
+  t1 <- system.time(p1 <- mlss:::mlcrf_ebic_prune(fit, x, y, tol, 2000, 0.5, level = 0.001,
+                                                  cand_tol = fold_tol))
+  cat(sprintf("pruning (chisq): candidates at tol %.1f s CPU (%d candidates, %d edges kept); at fold_tol %.1f s CPU (%d candidates, %d edges kept); same edge set: %s; kept fit's largest |theta difference| %.1e; least criterion %.3f and %.3f\n",
+              cpu_of(t0), nrow(p0$ebic), nrow(p0$fit$edges), cpu_of(t1), nrow(p1$ebic),
+              nrow(p1$fit$edges), identical(edge_set(p0$fit), edge_set(p1$fit)),
+              if (identical(edge_set(p0$fit), edge_set(p1$fit)))
+                max(abs(p0$fit$theta - p1$fit$theta)) else NA,
+              min(p0$ebic$criterion), min(p1$ebic$criterion)))
+  print(cbind(p0$ebic, criterion_fold_tol = c(p1$ebic$criterion,
+                                              rep(NA, max(0, nrow(p0$ebic) - nrow(p1$ebic))))
+              [seq_len(nrow(p0$ebic))]))
+  t0 <- system.time(s0 <- mlss:::mlcrf_strength_path(x, y, lw, 0.5, lv, "full", tol, 2000))
+  t1 <- system.time(s1 <- mlss:::mlcrf_strength_path(x, y, lw, 0.5, lv, "full", fold_tol, 2000))
+  cat(sprintf("path of strengths (6 points, eta 0.5): at tol %.1f s CPU, at fold_tol %.1f s CPU; largest |difference| %.4f (largest strength %.3f); pairs in the graph per point %s and %s\n",
+              cpu_of(t0), cpu_of(t1), max(abs(s0 - s1)), max(s0),
+              paste(colSums(s0 > 0), collapse = " "), paste(colSums(s1 > 0), collapse = " ")))
+}
+
+# Part 6 (session s36): the pruning of cv_mlcrf() (candidates at fold_tol,
+# the kept graph at tol) against the rule at tol (mlcrf_ebic_prune() with
+# cand_tol = tol) on the structure designs of bench/mlcrf_structure.R (the
+# balanced couplings of bench/mlcrf_structure_endtoend.R), seeds 1001-1002
+# of each and star8's 1003: the same fit before pruning, the kept edge sets
+# compared.
+if ("6" %in% parts) {
+  src <- readLines(file.path("bench", "mlcrf_structure.R"))
+  a <- grep("^designs <- list\\(", src)
+  b <- grep("^edge_set <- function", src)
+  eval(parse(text = src[a:b][!grepl("^if \\(|^only <-", src[a:b])]))
+  runs <- lapply(designs, function(d) 1001:1002)
+  runs$star8 <- c(runs$star8, 1003)
+  same <- 0
+  for (nm in names(runs)) {
+    des <- designs[[nm]]
+    des$coupling <- 0.75 * sign(des$coupling)
+    des$spin <- TRUE
+    for (seed in runs[[nm]]) {
+      set.seed(seed)
+      dat <- generate(des)
+      cv <- suppressWarnings(suppressMessages(cv_mlcrf(dat$x, dat$y, progress = FALSE,
+                                                       path = FALSE)))
+      old <- suppressWarnings(mlss:::mlcrf_ebic_prune(cv$fit_cv, dat$x, dat$y, 1e-6, 2000, 0.5,
+                                                      level = 0.001))
+      hit <- identical(edge_set(cv$fit), edge_set(old$fit))
+      same <- same + hit
+      cat(sprintf("%s seed %d: %s (%d edges; the true graph %s)\n", nm, seed,
+                  if (hit) "the same edges" else "DIFFERENT edges", nrow(cv$fit$edges),
+                  if (identical(edge_set(cv$fit), truth_set(des))) "exactly" else "missed"))
+    }
+  }
+  cat("same edge set:", same, "of", sum(lengths(runs)), "\n")
 }

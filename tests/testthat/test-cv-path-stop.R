@@ -42,19 +42,29 @@ ref_skipped <- function(tab, path, higher, patience, margin) {
 # (lower is better, each fold's measure -m log q); "subset_accuracy": a
 # decoder that gets the first rows of the fold wrong (higher is better,
 # tab in steps of 1 / fold size).  calls$n counts the fold scorings.
-given_method <- function(tab, y, foldid, measure, path_stop, calls) {
+# With `prev` (the point before each point on its path, 0 for a path's
+# first), the fold's state carries its last point, and a fold whose warm
+# start is not its previous point on the path (or, at a path's first point,
+# the prepared state) measures 100 worse; `delay`: each scoring sleeps up to
+# that many seconds (pieces on workers then finish in a shuffled order), or,
+# a grid points x folds matrix, that many seconds.
+given_method <- function(tab, y, foldid, measure, path_stop, calls, prev = NULL, delay = 0) {
   m <- ncol(y)
   grid <- data.frame(point = seq_len(nrow(tab)))
-  list(name = "given", grid = grid, axes = NULL, fun = "test",
+  list(name = "given", grid = grid, axes = NULL, fun = "test", parallel_score = TRUE,
        probabilities = if (measure == "log_loss") "label",
        prepare = function(train) list(k = setdiff(unique(foldid), unique(foldid[train]))),
        score = function(state, g) {
          calls$n <- calls$n + 1L
+         if (is.matrix(delay)) Sys.sleep(delay[g, state$k]) else
+           if (delay > 0) Sys.sleep(stats::runif(1, 0, delay))
          rows <- which(foldid == state$k)
-         q <- exp(-tab[g, state$k] / m)
+         off <- if (!is.null(prev) && !identical(state$last %||% 0L, prev[g])) 100 else 0
+         q <- exp(-(tab[g, state$k] + off) / m)
          s <- if (measure == "log_loss") ifelse(y[rows, ], q, 1 - q) else
            matrix(0.5, length(rows), m)
-         list(scores = s, model = list(acc = tab[g, state$k]))
+         list(scores = s, model = list(acc = tab[g, state$k] - off / 100),
+              state = if (!is.null(prev)) list(k = state$k, last = g))
        },
        decoder = if (measure != "log_loss") function(model, rows) {
          p <- y[rows, , drop = FALSE]
@@ -67,12 +77,13 @@ given_method <- function(tab, y, foldid, measure, path_stop, calls) {
        path_stop = path_stop)
 }
 
-run_given <- function(tab, path, measure, path_stop, y, foldid) {
+run_given <- function(tab, path, measure, path_stop, y, foldid, parallel = FALSE, prev = NULL,
+                      delay = 0) {
   calls <- new.env()
   calls$n <- 0L
   if (!is.null(path_stop)) path_stop$path <- path
-  method <- given_method(tab, y, foldid, measure, path_stop, calls)
-  opt <- cv_options(measure, "oof", "best", FALSE, FALSE, FALSE)
+  method <- given_method(tab, y, foldid, measure, path_stop, calls, prev, delay)
+  opt <- cv_options(measure, "oof", "best", FALSE, parallel, FALSE)
   cv <- suppressWarnings(cv_engine(method, y, foldid, opt, quote(test())))
   list(cv = cv, calls = calls$n)
 }
@@ -227,4 +238,84 @@ test_that("cv_mlcrf() stops its paths by default as the rule says, the chosen po
   expect_equal(st$fit$theta, full$fit$theta)
   expect_output(print(st), paste(length(want), "of 12 grid points not scored"))
   expect_error(cv_mlcrf(x, y, path_stop = list(patience = 1.5)), "'path_stop'")
+})
+
+test_that("independent paths on two workers, piece by piece, score what the walk in sequence does", {
+  # path_stop$restart: each path starts from the prepared fold states; with
+  # parallel = 2 the engine runs (fold, point) pieces as workers free up,
+  # ahead of the rule's decision, and drops what the rule skips.  Reference:
+  # ref_skipped() on the whole grid, and the run in sequence (the fold
+  # measures are the table's only when every warm start is the fold's
+  # previous point on the same path)
+  skip_on_os("windows")
+  d <- given_data(2)
+  for (case in c(2, 5, 7, 9, 10, 13, 15, 22)) {
+    higher <- case %% 2 == 0
+    measure <- if (higher) "subset_accuracy" else "log_loss"
+    npath <- 1 + case %% 3
+    tab <- given_table(npath, 6, higher, seed = 100 + case)
+    path <- rep(seq_len(npath), each = 6)
+    prev <- ifelse(seq_along(path) %% 6 == 1, 0L, seq_along(path) - 1L)
+    rule <- list(patience = 1 + case %% 3, margin = c(3, Inf, 0.5)[1 + (case %/% 3) %% 3],
+                 restart = TRUE)
+    full <- run_given(tab, path, measure, NULL, d$y, d$foldid)
+    want <- ref_skipped(full$cv$cvfold, path, higher, rule$patience, rule$margin)
+    one <- run_given(tab, path, measure, rule, d$y, d$foldid, prev = prev)$cv
+    two <- run_given(tab, path, measure, rule, d$y, d$foldid, parallel = 2L, prev = prev,
+                     delay = 0.01)$cv
+    expect_identical(one$skipped, want)
+    expect_identical(two$skipped, want)
+    scored <- setdiff(seq_len(nrow(tab)), want)
+    expect_equal(unname(one$cvfold[scored, ]), unname(tab[scored, ]), tolerance = 1e-10)
+    for (part in c("cvfold", "cvm", "cvsd", "best", "best_1se", "chosen", "oof_thresholds"))
+      expect_identical(two[[part]], one[[part]], info = paste(case, part))
+  }
+})
+
+test_that("points scored ahead of the rule and then skipped are dropped", {
+  # path 1 high until its best at its end, its last fold slow; path 2 fast,
+  # best at its second point, rising after: in sequence the margin stops
+  # path 2 after its third point (its best 3.9 behind path 1's), but while
+  # path 1 is still high, path 2 runs ahead (to its fifth point, where the
+  # patience stops it) on the worker left free by path 1's slow fold; those
+  # points are dropped
+  skip_on_os("windows")
+  d <- given_data(3)
+  set.seed(4)
+  tab <- outer(c(6, 5.9, 5.8, 5.7, 5.6, 1, 5, 4.9, 5.1, 5.2, 5.3, 5.4), rnorm(5, sd = 0.2), `+`)
+  path <- rep(1:2, each = 6)
+  prev <- ifelse(seq_along(path) %% 6 == 1, 0L, seq_along(path) - 1L)
+  rule <- list(patience = 3, margin = 0.5, restart = TRUE)
+  want <- ref_skipped(tab, path, FALSE, 3, 0.5)
+  expect_identical(want, 10:12)
+  one <- run_given(tab, path, "log_loss", rule, d$y, d$foldid, prev = prev)$cv
+  two <- run_given(tab, path, "log_loss", rule, d$y, d$foldid, parallel = 2L, prev = prev,
+                   delay = cbind(matrix(0.02, 12, 4), rep(c(0.6, 0), each = 6)))$cv
+  expect_gt(two$schedule[["dropped"]], 0)  # ran ahead, then dropped
+  expect_identical(two$skipped, want)
+  for (part in c("cvfold", "cvm", "cvsd", "best", "chosen", "oof_thresholds"))
+    expect_identical(two[[part]], one[[part]], info = part)
+})
+
+test_that("cv_mlcrf() gives the same result in sequence and on two workers", {
+  # the grid's pieces, the pruning and the path of strengths on workers
+  skip_on_os("windows")
+  x <- mlss::emotions$x[1:200, 1:12]
+  y <- mlss::emotions$y[1:200, 1:4]
+  run <- function(parallel) {
+    set.seed(3)
+    foldid <- rep(1:3, length.out = 200)
+    suppressMessages(cv_mlcrf(x, y, lambda_v = 0.05, nlambda = 6, foldid = foldid,
+                              progress = FALSE, parallel = parallel, level = 0.05))
+  }
+  one <- run(FALSE)
+  two <- run(2L)
+  expect_gte(length(one$skipped), 3L)
+  expect_gte(nrow(one$fit_cv$edges), 2L)
+  for (part in c("cvfold", "cvm", "cvsd", "skipped", "best", "best_1se", "chosen", "ebic",
+                 "path"))
+    expect_identical(two[[part]], one[[part]], info = part)
+  expect_identical(two$fit$edges, one$fit$edges)
+  expect_identical(two$fit$theta, one$fit$theta)
+  expect_identical(two$fit_cv$theta, one$fit_cv$theta)
 })

@@ -365,3 +365,132 @@ test_that("a formula cv_mlcrf() keeps the formula parts in fit_cv too", {
   expect_equal(predict(cv$fit_cv, new, type = "score"), predict(cv$fit_cv, m, type = "score"))
   expect_equal(predict(cv$fit, new, type = "score"), predict(cv$fit, m, type = "score"))
 })
+
+# The pruning's rule in plain R: the conditional log-odds of each label (as
+# helper-mlcrf.R's gradient derives them from the potential tables) and the
+# pseudo-log-likelihood of standardised-scale weights `th` on graph (from, to).
+ref_prune_logits <- function(th, xs, y, from, to) {
+  m <- ncol(y)
+  pot <- cbind(1, xs) %*% th
+  cfg <- list(c(0, 1), c(1, 0), c(1, 1))
+  z <- pot[, seq_len(m), drop = FALSE]
+  for (e in seq_along(from)) for (k in 1:3) {
+    s <- cfg[[k]][1]; t <- cfg[[k]][2]; c <- pot[, m + (e - 1) * 3 + k]
+    z[, from[e]] <- z[, from[e]] + c * (y[, to[e]] == t) * (2 * s - 1)
+    z[, to[e]] <- z[, to[e]] + c * (y[, from[e]] == s) * (2 * t - 1)
+  }
+  z
+}
+ref_prune_pl <- function(th, xs, y, from, to) {
+  z <- ref_prune_logits(th, xs, y, from, to)
+  sum(y * plogis(z, log.p = TRUE) + (1 - y) * plogis(-z, log.p = TRUE))
+}
+
+# Backward elimination as ?cv_mlcrf states it: each graph refitted on all the
+# rows by optim() (the refit's objective: - PL / n, the node ridges, the
+# intercepts' 1e-6 and the edge ridge lambda_w (1 - min(eta, 0.999))), the
+# weakest edge (least norm of its weights) dropped, down to no edge; the
+# graph of least -2 PL + its edges' penalties `pen` (ties: the sparser).
+ref_prune <- function(fit, x, y, pen) {
+  xs <- crf_ref_standardise(x)
+  y <- y + 0
+  n <- nrow(x)
+  m <- ncol(y)
+  lv <- unname(fit$lambda_v)
+  ridge <- fit$lambda_w * (1 - min(fit$eta, 1 - 1e-3))
+  edges <- paste(fit$edges$from, fit$edges$to, sep = "~")
+  th <- fit$theta
+  p <- nrow(th)
+  out <- list()
+  repeat {
+    from <- match(sub("~.*", "", edges), colnames(y))
+    to <- match(sub(".*~", "", edges), colnames(y))
+    obj <- function(v) {
+      t <- matrix(v, p)
+      V <- t[, seq_len(m), drop = FALSE]
+      -ref_prune_pl(t, xs, y, from, to) / n + sum(lv * colSums(V[-1, , drop = FALSE]^2)) +
+        1e-6 * sum(V[1, ]^2) + ridge * sum(t[, -seq_len(m)]^2)
+    }
+    gr <- function(v) as.vector(crf_ref_gradient(matrix(v, p), xs, y, from, to, 3, lv, 1e-6, ridge))
+    o <- optim(as.vector(th), obj, gr, method = "BFGS",
+               control = list(reltol = 1e-15, maxit = 5000))
+    th <- matrix(o$par, p)
+    out[[length(out) + 1L]] <- list(edges = edges, theta = th,
+                                    crit = -2 * ref_prune_pl(th, xs, y, from, to) +
+                                      sum(pen[edges]))
+    if (!length(edges)) break
+    strength <- vapply(seq_along(edges), function(e) sqrt(sum(th[, m + (e - 1) * 3 + 1:3]^2)), 0)
+    drop <- which.min(strength)
+    th <- th[, -(m + (drop - 1) * 3 + 1:3), drop = FALSE]
+    edges <- edges[-drop]
+  }
+  crit <- vapply(out, `[[`, 0, "crit")
+  out[[max(which(crit == min(crit)))]]
+}
+
+test_that("the pruning's candidates refitted to a looser tolerance keep the rule's graph", {
+  # cv_mlcrf() refits the candidates to fold_tol, then those within
+  # mlcrf_prune_slack of the least criterion to tol; reference: the rule in
+  # plain R (ref_prune(): optim() refits, helper-mlcrf.R's gradient)
+  sizes <- integer(0)
+  for (design in c("chain", "complete", "independent")) for (seed in 1:2) {
+    set.seed(seed)
+    d <- crf_ref_synthetic(design, n = 200)
+    fit <- suppressWarnings(mlcrf(d$x, d$y, lambda_v = 0.02, lambda_w = 0.002, eta = 0.5,
+                                  edges = "full", tol = 1e-9))
+    pen <- mlss:::mlcrf_chisq_penalty(fit, d$x, d$y, 0.01)
+    names(pen) <- paste(fit$edges$from, fit$edges$to, sep = "~")
+    ref <- ref_prune(fit, d$x, d$y, pen)
+    for (cand_tol in c(1e-9, 1e-3)) {
+      pr <- suppressWarnings(mlss:::mlcrf_ebic_prune(fit, d$x, d$y, 1e-9, 2000, 0.5,
+                                                     level = 0.01, cand_tol = cand_tol))
+      info <- paste(design, seed, cand_tol)
+      expect_identical(paste(pr$fit$edges$from, pr$fit$edges$to, sep = "~"), ref$edges,
+                       info = info)
+      expect_equal(pr$fit$theta, ref$theta, tolerance = 1e-5, ignore_attr = TRUE, info = info)
+    }
+    sizes <- c(sizes, length(ref$edges))
+  }
+  expect_true(any(sizes == 0) && any(sizes > 0 & sizes < 3))  # the designs prune differently
+})
+
+test_that("the null per edge equals its plain-R reading from the Hessian and score blocks", {
+  # mlcrf_edge_null() forms the blocks' products from weighted Grams; the
+  # reference forms the blocks (checked against central differences above)
+  # and follows ?cv_mlcrf: S = H_ee - H_en (H_nn + P_n)^-1 H_ne, the scores
+  # with the nodes projected out, M = 2R - RSR, R = (S + P_e)^-1, the
+  # weights the eigenvalues of M J
+  set.seed(12)
+  n <- 160
+  x <- matrix(runif(n * 3, -1, 1), n, 3)
+  y <- cbind(a = runif(n) < plogis(x[, 1]), b = runif(n) < 0.3, c = runif(n) < plogis(-x[, 2]),
+             d = runif(n) < 0.6)
+  for (edge_type in c("full", "ising")) {
+    fit <- suppressWarnings(mlcrf(x, y, lambda_v = 0.05, lambda_w = 0.02, eta = 0.5,
+                                  edges = "full", edge_type = edge_type, tol = 1e-9))
+    ref <- t(vapply(mlss:::mlcrf_edge_blocks(fit, x, y), function(b) {
+      nd <- b$nodes
+      ed <- b$edge
+      Tn <- solve(b$H[nd, nd] + diag(b$ridge[nd]), b$H[nd, ed])
+      S <- b$H[ed, ed] - b$H[ed, nd] %*% Tn
+      Gp <- b$G[, ed] - b$G[, nd] %*% Tn
+      R <- solve(S + diag(b$ridge[ed]))
+      ev <- Re(eigen((2 * R - R %*% S %*% R) %*% crossprod(Gp), only.values = TRUE)$values)
+      c(sum(ev), sum(ev^2) / sum(ev), sum(ev)^2 / sum(ev^2))
+    }, numeric(3)))
+    expect_equal(unname(mlss:::mlcrf_edge_null(fit, x, y)), ref, tolerance = 1e-8,
+                 info = edge_type)
+  }
+})
+
+test_that("cv_mlcrf's side-by-side steps return their values and say their warnings", {
+  tasks <- list(a = function() {
+    warning("a warns")
+    1
+  }, b = function() 2)
+  for (parallel in list(FALSE, 2L)) {
+    if (!isFALSE(parallel) && .Platform$OS.type == "windows") next
+    expect_warning(out <- mlss:::mlcrf_side_by_side(tasks, parallel), "a warns")
+    expect_identical(out, list(a = 1, b = 2))
+  }
+})
