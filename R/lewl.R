@@ -308,6 +308,8 @@ check_lewl_labels <- function(y, warn = TRUE) {
 lewl_exact_max <- 2500L
 # The depth of the Anderson mixing of the missing entries (?lewl; 0: none).
 lewl_default_accel <- 0L
+# The stopping test of the iterations (?lewl; options(mlss.lewl_stop)).
+lewl_default_stop <- "objective"
 # The default number of Nystrom landmarks (?lewl).
 lewl_default_landmarks <- 500L
 
@@ -458,7 +460,13 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1),
                        accel = getOption("mlss.lewl_accel", lewl_default_accel),
                        eig_warm_gram = getOption("mlss.lewl_eig_warm_gram", TRUE),
-                       stop_terms = getOption("mlss.lewl_stop_terms", FALSE)) {
+                       stop = getOption("mlss.lewl_stop", if (isTRUE(getOption(
+                         "mlss.lewl_stop_terms", FALSE))) "terms" else lewl_default_stop),
+                       xtol = sqrt(tol)) {
+  if (!is.character(stop) || length(stop) != 1 ||
+      !stop %in% c("objective", "terms", "settled"))
+    stop_arg("options(mlss.lewl_stop) must be \"settled\", \"objective\" or \"terms\" ",
+             "(the stopping test of the iterations, see ?lewl)")
   if (!is.numeric(relax) || length(relax) != 1 || !(relax >= 1 && relax < 2))
     stop_arg("options(mlss.lewl_relax) must be one number in [1, 2) (the over-relaxation ",
              "of the recovery step; 1, the default, is none)")
@@ -480,7 +488,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   factor <- !is.null(prep$G)
   eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart),
-           as.integer(isTRUE(eig_warm_gram)), as.integer(isTRUE(stop_terms)))
+           as.integer(isTRUE(eig_warm_gram)),
+           match(stop, c("objective", "terms", "settled")) - 1L)
   if (!is.null(Z0)) {
     Z0 <- unname(Z0)
     storage.mode(Z0) <- "double"
@@ -488,7 +497,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   res <- .Call(C_lewl_fit, ynum, start, if (factor) prep$G else prep$K,
                if (factor && !is.null(prep$dg)) as.double(prep$dg) else factor,
                native_matrix(prep$W), as.integer(k), as.double(lambda), as.double(beta),
-               as.integer(max_iter), as.double(tol),
+               as.integer(max_iter), as.double(c(tol, xtol)),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
                as.integer(cg_max), Z0, eig, as.double(eig_tol), as.double(relax),
                as.integer(accel))
@@ -514,7 +523,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   recovered[miss] <- pmin(pmax(Yt[miss], 0), 1)
   list(Z = Z, D = D, completed = Yt, recovered = recovered, missing = miss,
        values = res$values, objective = res$objective, cg_iterations = res$cg_iter,
-       eig_products = res$eig_products, accel_steps = res$accel_steps,
+       eig_products = res$eig_products, steps = res$steps, accel_steps = res$accel_steps,
        accel_rejected = res$accel_rejected, iterations = res$iter, converged = converged)
 }
 

@@ -376,6 +376,30 @@ static int zstep_gram(const lewl_options *opt, const lewl_kernel *ker, const dou
     return 0;
 }
 
+/* The entries' part of the stopping test (LEWL_STOP_SETTLED): the largest
+ * change of a missing entry in iteration it, dx = steps[it], times
+ * rho / (1 - rho), with rho the largest ratio steps[s] / steps[s - 1] over
+ * the last LEWL_SETTLED_WINDOW iterations, is at most xtol.  For a sequence
+ * whose steps shrink by at most rho per iteration, that is a bound on the
+ * distance of the entries from the limit (the sum of the remaining steps,
+ * dx (rho + rho^2 + ...)).  A step that grew (rho >= 1) never passes; dx = 0
+ * (an exact fixed point) always does. */
+int lewl_settled(const double *steps, int it, double xtol)
+{
+    double dx = steps[it], rho = 0.0;
+    if (!(dx > 0.0)) return 1;
+    if (it < 1) return 0;
+    int s0 = it - LEWL_SETTLED_WINDOW + 1;
+    if (s0 < 1) s0 = 1;
+    for (int s = s0; s <= it; s++) {
+        if (!(steps[s - 1] > 0.0)) return 0;
+        double q = steps[s] / steps[s - 1];
+        if (q > rho) rho = q;
+    }
+    if (!(rho < 1.0)) return 0;
+    return dx * rho <= xtol * (1.0 - rho);
+}
+
 int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
              const int *missing, const lewl_kernel *K, const double *Z0, int k0,
              double *Yt, double *Z, double *D, double *values, double *objective,
@@ -537,10 +561,11 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
            1 - (1 - omega)^2 of the exact step's decrease), and has the same
            fixed points (y* = y_old) */
         int cgs = 0;
+        double dx = 0.0;
         double omega = (opt->recovery == LEWL_RECOVER_EXACT && it > 0) ? opt->relax : 1.0;
         for (int l = 0; l < c; l++) {
             double *y = Yt + IDX(0, l, n);
-            if (omega != 1.0) memcpy(yold, y, sizeof(double) * (size_t) n);
+            memcpy(yold, y, sizeof(double) * (size_t) n);
             cgs += cg_masked(G, opt->beta, ZD + IDX(0, l, n), free_ + IDX(0, l, n), y,
                              opt->cg_tol, opt->cg_max, &cgw, r);
             if (opt->recovery == LEWL_RECOVER_PAPER)
@@ -548,7 +573,15 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                     if (!missing[IDX(i, l, n)]) y[i] = Y[IDX(i, l, n)];
             if (omega != 1.0)
                 for (int i = 0; i < n; i++) y[i] = yold[i] + omega * (y[i] - yold[i]);
+            /* the largest change of a missing entry: the step T(x) - x */
+            const int *ml = missing + IDX(0, l, n);
+            for (int i = 0; i < n; i++)
+                if (ml[i]) {
+                    double a = fabs(y[i] - yold[i]);
+                    if (a > dx) dx = a;
+                }
         }
+        trace->steps[it] = dx;
         cg_iter[it] = cgs;
         /* the objective after the iteration */
         double fit = 0.0;
@@ -567,9 +600,11 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                which makes the test far stricter there */
             double prev = objective[it - 1];
             double scale = fmax(fabs(prev), fabs(f));
-            if (opt->stop_terms)
+            if (opt->stop_rule == LEWL_STOP_TERMS)
                 scale = fmax(scale, fit + fabs(smooth) + fabs(hsic));
-            if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0)) {
+            if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0) &&
+                (opt->stop_rule != LEWL_STOP_SETTLED ||
+                 lewl_settled(trace->steps, it, opt->xtol))) {
                 status = LEWL_OK;
                 break;
             }
