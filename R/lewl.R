@@ -523,7 +523,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   recovered[miss] <- pmin(pmax(Yt[miss], 0), 1)
   list(Z = Z, D = D, completed = Yt, recovered = recovered, missing = miss,
        values = res$values, objective = res$objective, cg_iterations = res$cg_iter,
-       eig_products = res$eig_products, steps = res$steps, accel_steps = res$accel_steps,
+       eig_products = res$eig_products, steps = res$steps, rates = res$rates, accel_steps = res$accel_steps,
        accel_rejected = res$accel_rejected, iterations = res$iter, converged = converged)
 }
 

@@ -19,7 +19,8 @@
  * mixing of the missing entries (0: none).
  * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
  * eig_restarts, eig_products, eig_unconverged, eig_dense, accel_steps,
- * accel_rejected, steps: per iteration the largest change of a missing entry). */
+ * accel_rejected, steps: per iteration the largest change of a missing entry, rates: the
+ * contraction seen per iteration, lewl_settled()). */
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
               SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel)
@@ -77,7 +78,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
 
     const char *names[] = {"Yt", "Z", "D", "values", "objective", "cg_iter", "iter",
                            "status", "eig_restarts", "eig_products", "eig_unconverged",
-                           "eig_dense", "accel_steps", "accel_rejected", "steps", ""};
+                           "eig_dense", "accel_steps", "accel_rejected", "steps", "rates", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP Yt = PROTECT(Rf_duplicate(start));
     SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, n, opt.k));
@@ -87,6 +88,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     int *cgi = (int *) R_alloc((size_t) opt.max_iter, sizeof(int));
     lewl_eig_trace tr = {(int *) R_alloc((size_t) opt.max_iter, sizeof(int)),
                          (int *) R_alloc((size_t) opt.max_iter, sizeof(int)),
+                         (double *) R_alloc((size_t) opt.max_iter, sizeof(double)),
                          (double *) R_alloc((size_t) opt.max_iter, sizeof(double)),
                          0, 0, 0, 0};
     int iter = 0;
@@ -100,12 +102,14 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     SEXP eig_restarts = PROTECT(Rf_allocVector(INTSXP, iter));
     SEXP eig_products = PROTECT(Rf_allocVector(INTSXP, iter));
     SEXP steps = PROTECT(Rf_allocVector(REALSXP, iter));
+    SEXP rates = PROTECT(Rf_allocVector(REALSXP, iter));
     if (iter > 0) {
         memcpy(REAL(objective), obj, sizeof(double) * (size_t) iter);
         memcpy(INTEGER(cg_iter), cgi, sizeof(int) * (size_t) iter);
         memcpy(INTEGER(eig_restarts), tr.restarts, sizeof(int) * (size_t) iter);
         memcpy(INTEGER(eig_products), tr.products, sizeof(int) * (size_t) iter);
         memcpy(REAL(steps), tr.steps, sizeof(double) * (size_t) iter);
+        memcpy(REAL(rates), tr.rates, sizeof(double) * (size_t) iter);
     }
     SET_VECTOR_ELT(res, 0, Yt);
     SET_VECTOR_ELT(res, 1, Z);
@@ -122,6 +126,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     SET_VECTOR_ELT(res, 12, Rf_ScalarInteger(tr.accel_steps));
     SET_VECTOR_ELT(res, 13, Rf_ScalarInteger(tr.accel_rejected));
     SET_VECTOR_ELT(res, 14, steps);
-    UNPROTECT(10);
+    SET_VECTOR_ELT(res, 15, rates);
+    UNPROTECT(11);
     return res;
 }

@@ -80,14 +80,16 @@ typedef struct {
 typedef struct {
     int *restarts, *products;
     double *steps;  /* per iteration: the largest change of a missing entry */
+    double *rates;  /* per iteration: |T(x_t) - T(x_t-1)| / |x_t - x_t-1| (lewl_settled()) */
     int unconverged, dense;
     int accel_steps, accel_rejected;  /* Anderson steps taken, and refused by the safeguard */
 } lewl_eig_trace;
 
 void lewl_graph_degrees(lewl_graph *G);
 /* The entries' part of the LEWL_STOP_SETTLED test at iteration it (steps:
- * the largest change of a missing entry per iteration); 1: settled. */
-int lewl_settled(const double *steps, int it, double xtol);
+ * the largest change of a missing entry per iteration, rates: the
+ * contraction seen per iteration); 1: settled. */
+int lewl_settled(const double *steps, const double *rates, int it, double xtol);
 /* out = (I + beta L) v */
 void lewl_apply(const lewl_graph *G, double beta, const double *v, double *out);
 /* tr(Y' L Y) for the n x c matrix Y. */

@@ -39,6 +39,9 @@ test_that("$steps is the largest change of a missing entry per iteration", {
   ref <- mapply(function(a, b) max(abs(a[miss] - b[miss])), path, prev)
   expect_length(fit$steps, 8L)
   expect_equal(fit$steps, ref, tolerance = 1e-7)
+  # the contraction seen per iteration: for the plain scheme the ratio of
+  # consecutive steps
+  expect_equal(fit$rates[-1], ref[-1] / ref[-8], tolerance = 1e-6)
 })
 
 test_that("the settled test stops within sqrt(tol) of the fixed point", {
@@ -55,6 +58,15 @@ test_that("the settled test stops within sqrt(tol) of the fixed point", {
   # the reference is at its fixed point
   expect_lt(max(abs(path[[1499]][miss] - xstar[miss])), 1e-10)
   for (tol in c(1e-6, 1e-8)) {
+    # with Anderson mixing (depth 3, 10) too: the rates are then those of the
+    # map T at the mixed points, not the (faster) ratios of the mixed steps
+    for (accel in c(3L, 10L)) {
+      acc <- do.call(lewl_with_stop, c(list("settled"), args, tol = tol, max_iter = 3000,
+                                       accel = accel))
+      expect_true(acc$converged)
+      expect_gt(acc$accel_steps, 0L)
+      expect_lte(max(abs(acc$completed[miss] - xstar[miss])), sqrt(tol))
+    }
     fit <- do.call(lewl_with_stop, c(list("settled"), args, tol = tol, max_iter = 3000))
     expect_true(fit$converged)
     dist <- max(abs(fit$completed[miss] - xstar[miss]))
