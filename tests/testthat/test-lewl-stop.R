@@ -44,6 +44,10 @@ test_that("$steps is the largest change of a missing entry per iteration", {
   expect_equal(fit$rates[-1], ref[-1] / ref[-8], tolerance = 1e-6)
 })
 
+# The bound is an estimate (rho from the last iterations, not the limit's
+# rate): on 12 such problems (seeds 1-12) x (plain, Anderson 3, 10) x (tol
+# 1e-4, 1e-6, 1e-8) the stopped fits lay within 1.10 sqrt(tol) of the fixed
+# point (plain: 1.09, at tol 1e-4); hence the factor 1.25 below.
 test_that("the settled test stops within sqrt(tol) of the fixed point", {
   # the plain alternation contracts by about 0.8 per iteration here; the
   # objective's test alone stops 2.5e-3 from the fixed point at tol = 1e-6,
@@ -57,7 +61,7 @@ test_that("the settled test stops within sqrt(tol) of the fixed point", {
   miss <- is.na(p$ymiss)
   # the reference is at its fixed point
   expect_lt(max(abs(path[[1499]][miss] - xstar[miss])), 1e-10)
-  for (tol in c(1e-6, 1e-8)) {
+  for (tol in c(1e-4, 1e-6, 1e-8)) {
     # with Anderson mixing (depth 3, 10) too: the rates are then those of the
     # map T at the mixed points, not the (faster) ratios of the mixed steps
     for (accel in c(3L, 10L)) {
@@ -65,12 +69,17 @@ test_that("the settled test stops within sqrt(tol) of the fixed point", {
                                        accel = accel))
       expect_true(acc$converged)
       expect_gt(acc$accel_steps, 0L)
-      expect_lte(max(abs(acc$completed[miss] - xstar[miss])), sqrt(tol))
+      expect_lte(max(abs(acc$completed[miss] - xstar[miss])), 1.25 * sqrt(tol))
+      # the test as stated, on the recorded steps and rates (the largest of
+      # the last 5 rates: the mixed sequence's rates are not monotone)
+      i <- acc$iterations
+      rho <- max(acc$rates[i - 4:0])
+      expect_lte(acc$steps[i] * rho / (1 - rho), sqrt(tol))
     }
     fit <- do.call(lewl_with_stop, c(list("settled"), args, tol = tol, max_iter = 3000))
     expect_true(fit$converged)
     dist <- max(abs(fit$completed[miss] - xstar[miss]))
-    expect_lte(dist, sqrt(tol))
+    expect_lte(dist, 1.25 * sqrt(tol))
     # the test as stated, on the recorded steps and objectives
     i <- fit$iterations
     s <- fit$steps
