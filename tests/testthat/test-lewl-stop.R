@@ -1,8 +1,9 @@
 # LEWL's stopping test "settled" (options(mlss.lewl_stop), issue 23): the
 # objective's relative change at most tol AND the missing entries settled:
 # their largest change in the last iteration, dx, times rho / (1 - rho), rho
-# the largest ratio of consecutive steps over the last 5 iterations, at most
-# xtol = sqrt(tol).  References: the plain alternation written in plain R
+# the largest contraction |T(x_s) - T(x_s-1)| / |x_s - x_s-1| seen over the
+# last 5 iterations (for the plain scheme the ratio of consecutive steps), at
+# most xtol = sqrt(tol).  References: the plain alternation written in plain R
 # (eigen() for the Z-step, solve() for the exact recovery; helper-lewl.R),
 # run to its fixed point.
 
