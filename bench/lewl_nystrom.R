@@ -12,12 +12,21 @@
 # Environment: LEWL_NYS_SETS ("emotions,yeast,medical,enron"), LEWL_NYS_RATES
 # ("0.3,0.7"), LEWL_NYS_LANDMARKS ("500": the default of lewl()),
 # LEWL_NYS_DIAG ("TRUE": the Nystrom kernel with its exact diagonal, lewl()'s
-# default; "FALSE": the low-rank factor alone, options(mlss.lewl_nystrom_diag)),
+# default; "FALSE": the low-rank factor alone, options(mlss.lewl_nystrom_diag),
+# the Gram route; "TRUE,FALSE": both, against one exact fit),
 # LEWL_NYS_K ("default": lewl()'s k = m; "half": ceiling(m / 2), lewl()'s default
 # before issue 22 and the k of the first table of the results), LEWL_NYS_EXACT
 # ("TRUE"; "FALSE" skips the exact route: the d_* columns are then against the
 # first Nystrom row, and the exact figures come from an earlier run).
+# LEWL_NYS_STOP (unset: lewl()'s default stopping test; "settled", "objective"
+# or "terms": options(mlss.lewl_stop)), LEWL_NYS_ACCEL (unset: lewl()'s
+# default; a depth d: options(mlss.lewl_accel = d)), LEWL_NYS_LIB (the build).
 # Results: bench/lewl_nystrom_results.md.
+lib <- Sys.getenv("LEWL_NYS_LIB", "")
+if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
+if (nzchar(Sys.getenv("LEWL_NYS_STOP"))) options(mlss.lewl_stop = Sys.getenv("LEWL_NYS_STOP"))
+if (nzchar(Sys.getenv("LEWL_NYS_ACCEL")))
+  options(mlss.lewl_accel = as.integer(Sys.getenv("LEWL_NYS_ACCEL")))
 suppressPackageStartupMessages({
   library(mlss)
   library(Matrix)
@@ -28,8 +37,11 @@ rates <- as.numeric(strsplit(Sys.getenv("LEWL_NYS_RATES", "0.3,0.7"), ",")[[1]])
 marks <- as.integer(strsplit(Sys.getenv("LEWL_NYS_LANDMARKS", "500"), ",")[[1]])
 half_k <- Sys.getenv("LEWL_NYS_K", "default") == "half"
 root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
-options(mlss.lewl_nystrom_diag = as.logical(Sys.getenv("LEWL_NYS_DIAG", "TRUE")))
-cat("lewl Nystrom vs exact;", R.version.string, "; load:", readLines("/proc/loadavg"), "\n")
+diags <- as.logical(strsplit(Sys.getenv("LEWL_NYS_DIAG", "TRUE"), ",")[[1]])
+options(mlss.lewl_nystrom_diag = diags[1])
+cat("lewl Nystrom vs exact;", R.version.string, "; stop:", getOption("mlss.lewl_stop", "default"),
+    "; accel:", getOption("mlss.lewl_accel", "default"), "; diag:",
+    getOption("mlss.lewl_nystrom_diag"), "; load:", readLines("/proc/loadavg"), "\n")
 
 load_set <- function(name) {
   dir <- file.path(root, "data", "mulan", name)
@@ -59,10 +71,12 @@ for (name in sets) {
     hidden <- is.na(ymiss)
     routes <- c(if (as.logical(Sys.getenv("LEWL_NYS_EXACT", "TRUE")))
                   list(list(approx = "exact", landmarks = NULL)),
-                lapply(marks, function(r) list(approx = "nystrom", landmarks = r)))
+                unlist(lapply(diags, function(dg) lapply(marks, function(r)
+                  list(approx = "nystrom", landmarks = r, diag = dg))), recursive = FALSE))
     base <- NULL
     for (rt in routes) {
       set.seed(1)
+      options(mlss.lewl_nystrom_diag = if (is.null(rt$diag)) TRUE else rt$diag)
       tt <- system.time(fit <- suppressWarnings(
         lewl(d$x, ymiss, k = if (half_k) ceiling(ncol(ymiss) / 2), approx = rt$approx,
              landmarks = rt$landmarks)))
@@ -70,6 +84,7 @@ for (name in sets) {
       if (is.null(base)) base <- m
       r <- data.frame(set = name, n = nrow(y), rate = rate, route = rt$approx,
                       landmarks = if (is.null(rt$landmarks)) NA else rt$landmarks,
+                      diag = if (is.null(rt$diag)) NA else rt$diag,
                       t(m), d_ap = m[["ap"]] - base[["ap"]],
                       d_micro_auc = m[["micro_auc"]] - base[["micro_auc"]],
                       d_macro_auc = m[["macro_auc"]] - base[["macro_auc"]],

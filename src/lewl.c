@@ -12,14 +12,15 @@
  * columns, H K H ~ G G' (factor = TRUE), optionally with its r x r G'G as
  * the attribute "GtG" (then not recomputed per fit); graph: native_matrix() of the
  * symmetric n x n weight matrix (dgCMatrix, both triangles); k, lambda, beta,
- * max_iter, tol, recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
+ * max_iter, tol (the objective's, or c(objective's, entries' xtol)), recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
  * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
- * / 2 iterative, block, depth, max_restart); eig_tol; relax: the over-relaxation
+ * / 2 iterative, block, depth, max_restart, warm_gram, stop_rule); eig_tol; relax: the over-relaxation
  * of the exact recovery step, in [1, 2); accel: the depth of the Anderson
  * mixing of the missing entries (0: none).
  * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
  * eig_restarts, eig_products, eig_unconverged, eig_dense, accel_steps,
- * accel_rejected). */
+ * accel_rejected, steps: per iteration the largest change of a missing entry, rates: the
+ * contraction seen per iteration, lewl_settled()). */
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
               SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel)
@@ -55,10 +56,13 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                         Rf_asInteger(cg_max), Rf_asReal(tol), Rf_asReal(cg_tol),
                         INTEGER(eig)[0], INTEGER(eig)[1], INTEGER(eig)[2],
                         INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax),
-                        Rf_asInteger(accel), INTEGER(eig)[4], INTEGER(eig)[5]};
+                        Rf_asInteger(accel), INTEGER(eig)[4], INTEGER(eig)[5],
+                        XLENGTH(tol) > 1 ? REAL(tol)[1] : 0.0};
     if (opt.eig_method < 0 || opt.eig_method > 3 || opt.eig_block < 1 ||
         opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0) ||
-        !(opt.relax >= 1.0 && opt.relax < 2.0) || opt.accel < 0 || opt.accel > 50)
+        !(opt.relax >= 1.0 && opt.relax < 2.0) || opt.accel < 0 || opt.accel > 50 ||
+        opt.stop_rule < LEWL_STOP_OBJECTIVE || opt.stop_rule > LEWL_STOP_SETTLED ||
+        !Rf_isReal(tol) || !(opt.xtol >= 0.0))
         Rf_error("lewl: invalid eigensolver settings");
     if (opt.k < 1 || opt.k > n || !(opt.lambda >= 0.0) || !(opt.beta >= 0.0) ||
         opt.max_iter < 1 || opt.cg_max < 0 || !(opt.tol >= 0.0) || !(opt.cg_tol >= 0.0) ||
@@ -74,7 +78,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
 
     const char *names[] = {"Yt", "Z", "D", "values", "objective", "cg_iter", "iter",
                            "status", "eig_restarts", "eig_products", "eig_unconverged",
-                           "eig_dense", "accel_steps", "accel_rejected", ""};
+                           "eig_dense", "accel_steps", "accel_rejected", "steps", "rates", ""};
     SEXP res = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP Yt = PROTECT(Rf_duplicate(start));
     SEXP Z = PROTECT(Rf_allocMatrix(REALSXP, n, opt.k));
@@ -83,7 +87,10 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     double *obj = (double *) R_alloc((size_t) opt.max_iter, sizeof(double));
     int *cgi = (int *) R_alloc((size_t) opt.max_iter, sizeof(int));
     lewl_eig_trace tr = {(int *) R_alloc((size_t) opt.max_iter, sizeof(int)),
-                         (int *) R_alloc((size_t) opt.max_iter, sizeof(int)), 0, 0, 0, 0};
+                         (int *) R_alloc((size_t) opt.max_iter, sizeof(int)),
+                         (double *) R_alloc((size_t) opt.max_iter, sizeof(double)),
+                         (double *) R_alloc((size_t) opt.max_iter, sizeof(double)),
+                         0, 0, 0, 0};
     int iter = 0;
     int status = lewl_run(&opt, &G, yv, missing, &ker,
                           Rf_isNull(Z0) ? NULL : REAL(Z0),
@@ -94,11 +101,15 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     SEXP cg_iter = PROTECT(Rf_allocVector(INTSXP, iter));
     SEXP eig_restarts = PROTECT(Rf_allocVector(INTSXP, iter));
     SEXP eig_products = PROTECT(Rf_allocVector(INTSXP, iter));
+    SEXP steps = PROTECT(Rf_allocVector(REALSXP, iter));
+    SEXP rates = PROTECT(Rf_allocVector(REALSXP, iter));
     if (iter > 0) {
         memcpy(REAL(objective), obj, sizeof(double) * (size_t) iter);
         memcpy(INTEGER(cg_iter), cgi, sizeof(int) * (size_t) iter);
         memcpy(INTEGER(eig_restarts), tr.restarts, sizeof(int) * (size_t) iter);
         memcpy(INTEGER(eig_products), tr.products, sizeof(int) * (size_t) iter);
+        memcpy(REAL(steps), tr.steps, sizeof(double) * (size_t) iter);
+        memcpy(REAL(rates), tr.rates, sizeof(double) * (size_t) iter);
     }
     SET_VECTOR_ELT(res, 0, Yt);
     SET_VECTOR_ELT(res, 1, Z);
@@ -114,6 +125,8 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
     SET_VECTOR_ELT(res, 11, Rf_ScalarLogical(tr.dense));
     SET_VECTOR_ELT(res, 12, Rf_ScalarInteger(tr.accel_steps));
     SET_VECTOR_ELT(res, 13, Rf_ScalarInteger(tr.accel_rejected));
-    UNPROTECT(9);
+    SET_VECTOR_ELT(res, 14, steps);
+    SET_VECTOR_ELT(res, 15, rates);
+    UNPROTECT(11);
     return res;
 }

@@ -376,6 +376,28 @@ static int zstep_gram(const lewl_options *opt, const lewl_kernel *ker, const dou
     return 0;
 }
 
+/* The entries' part of the stopping test (LEWL_STOP_SETTLED): the largest
+ * change of a missing entry in iteration it, dx = steps[it] = |T(x) - x|,
+ * times rho / (1 - rho), is at most xtol; rho is the largest of rates[s] =
+ * |T(x_s) - T(x_s-1)| / |x_s - x_s-1| over the last LEWL_SETTLED_WINDOW
+ * iterations (max norms), the contraction of the map T seen there (for the
+ * plain scheme the ratio of consecutive steps).  If T contracts by rho, the
+ * returned T(x) lies within rho dx / (1 - rho) of the fixed point x*
+ * (|x - x*| <= dx / (1 - rho)).  A ratio >= 1 never passes; dx = 0 (an
+ * exact fixed point) always does. */
+int lewl_settled(const double *steps, const double *rates, int it, double xtol)
+{
+    double dx = steps[it], rho = 0.0;
+    if (!(dx > 0.0)) return 1;
+    if (it < 1) return 0;
+    int s0 = it - LEWL_SETTLED_WINDOW + 1;
+    if (s0 < 1) s0 = 1;
+    for (int s = s0; s <= it; s++)
+        if (!(rates[s] <= rho)) rho = rates[s];  /* NaN: fails below */
+    if (!(rho < 1.0)) return 0;
+    return dx * rho <= xtol * (1.0 - rho);
+}
+
 int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
              const int *missing, const lewl_kernel *K, const double *Z0, int k0,
              double *Yt, double *Z, double *D, double *values, double *objective,
@@ -420,6 +442,11 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     double *small = (double *) R_alloc((size_t) (c > 0 ? c : 1) * wk, sizeof(double));
     double *r = (double *) R_alloc((size_t) n, sizeof(double));
     double *yold = (double *) R_alloc((size_t) n, sizeof(double));
+    /* the missing entries of x and T(x) at the previous iteration */
+    double *xprev = (double *) R_alloc(nc + 1, sizeof(double));
+    double *tprev = (double *) R_alloc(nc + 1, sizeof(double));
+    memcpy(xprev, Yt, sizeof(double) * nc);
+    memcpy(tprev, Yt, sizeof(double) * nc);
     cg_work cgw;
     cg_work_alloc(&cgw, n, G->p[n]);
     int *free_ = (int *) R_alloc(nc, sizeof(int));
@@ -537,10 +564,11 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
            1 - (1 - omega)^2 of the exact step's decrease), and has the same
            fixed points (y* = y_old) */
         int cgs = 0;
+        double dx = 0.0, dt = 0.0, dxx = 0.0;
         double omega = (opt->recovery == LEWL_RECOVER_EXACT && it > 0) ? opt->relax : 1.0;
         for (int l = 0; l < c; l++) {
             double *y = Yt + IDX(0, l, n);
-            if (omega != 1.0) memcpy(yold, y, sizeof(double) * (size_t) n);
+            memcpy(yold, y, sizeof(double) * (size_t) n);
             cgs += cg_masked(G, opt->beta, ZD + IDX(0, l, n), free_ + IDX(0, l, n), y,
                              opt->cg_tol, opt->cg_max, &cgw, r);
             if (opt->recovery == LEWL_RECOVER_PAPER)
@@ -548,7 +576,27 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                     if (!missing[IDX(i, l, n)]) y[i] = Y[IDX(i, l, n)];
             if (omega != 1.0)
                 for (int i = 0; i < n; i++) y[i] = yold[i] + omega * (y[i] - yold[i]);
+            /* the largest change of a missing entry, the step T(x) - x; and
+               the largest changes of T(x) and of x since the last iteration */
+            const int *ml = missing + IDX(0, l, n);
+            double *xp = xprev + IDX(0, l, n), *tp = tprev + IDX(0, l, n);
+            for (int i = 0; i < n; i++)
+                if (ml[i]) {
+                    double a = fabs(y[i] - yold[i]);
+                    if (a > dx) dx = a;
+                    a = fabs(y[i] - tp[i]);
+                    if (a > dt) dt = a;
+                    a = fabs(yold[i] - xp[i]);
+                    if (a > dxx) dxx = a;
+                    xp[i] = yold[i];
+                    tp[i] = y[i];
+                }
         }
+        trace->steps[it] = dx;
+        /* the contraction of T seen in this iteration, |T(x_t) - T(x_t-1)| /
+           |x_t - x_t-1| (the ratio of consecutive steps for the plain
+           scheme, where x_t = T(x_t-1)) */
+        trace->rates[it] = it == 0 ? 0.0 : dxx > 0.0 ? dt / dxx : dt > 0.0 ? R_PosInf : 0.0;
         cg_iter[it] = cgs;
         /* the objective after the iteration */
         double fit = 0.0;
@@ -567,9 +615,11 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                which makes the test far stricter there */
             double prev = objective[it - 1];
             double scale = fmax(fabs(prev), fabs(f));
-            if (opt->stop_terms)
+            if (opt->stop_rule == LEWL_STOP_TERMS)
                 scale = fmax(scale, fit + fabs(smooth) + fabs(hsic));
-            if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0)) {
+            if (fabs(prev - f) <= opt->tol * (scale > 0.0 ? scale : 1.0) &&
+                (opt->stop_rule != LEWL_STOP_SETTLED ||
+                 lewl_settled(trace->steps, trace->rates, it, opt->xtol))) {
                 status = LEWL_OK;
                 break;
             }

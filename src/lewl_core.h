@@ -39,6 +39,12 @@ typedef struct {
  * Yt], from the (r + c) x (r + c) matrix F'F (no iteration; "auto" takes it). */
 #define LEWL_EIG_GRAM 3
 
+/* The stopping test (lewl_options.stop_rule). */
+#define LEWL_STOP_OBJECTIVE 0
+#define LEWL_STOP_TERMS 1
+#define LEWL_STOP_SETTLED 2
+#define LEWL_SETTLED_WINDOW 5
+
 typedef struct {
     int n, c, k;
     double lambda, beta;
@@ -51,8 +57,11 @@ typedef struct {
     int eig_warm_gram; /* factor with its diagonal: warm-start each Z-step's eigensolver
                           with the exact eigenvectors of the low-rank part (the Gram
                           route without the diagonal) in its first k columns */
-    int stop_terms;    /* the stopping test relative to the size of the objective's
-                          terms (1) or to |f| (0) */
+    int stop_rule;     /* LEWL_STOP_*: the objective's change relative to |f|, or to
+                          the size of the objective's terms, or relative to |f| and
+                          the missing entries settled (lewl_settled(), xtol) */
+    double xtol;       /* LEWL_STOP_SETTLED: the bound on the entries' estimated
+                          distance from the fixed point */
 } lewl_options;
 
 /* The kernel term: r == 0, K is the n x n kernel matrix (not centred);
@@ -70,11 +79,17 @@ typedef struct {
  * stopped at eig_max_restart. */
 typedef struct {
     int *restarts, *products;
+    double *steps;  /* per iteration: the largest change of a missing entry */
+    double *rates;  /* per iteration: |T(x_t) - T(x_t-1)| / |x_t - x_t-1| (lewl_settled()) */
     int unconverged, dense;
     int accel_steps, accel_rejected;  /* Anderson steps taken, and refused by the safeguard */
 } lewl_eig_trace;
 
 void lewl_graph_degrees(lewl_graph *G);
+/* The entries' part of the LEWL_STOP_SETTLED test at iteration it (steps:
+ * the largest change of a missing entry per iteration, rates: the
+ * contraction seen per iteration); 1: settled. */
+int lewl_settled(const double *steps, const double *rates, int it, double xtol);
 /* out = (I + beta L) v */
 void lewl_apply(const lewl_graph *G, double beta, const double *v, double *out);
 /* tr(Y' L Y) for the n x c matrix Y. */
