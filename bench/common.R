@@ -78,3 +78,27 @@ load_weak_label_set <- function(name) {
   }
   list(x = x, y = d$y)
 }
+
+# A whole Mulan set from ../shared/data/mulan/<name>: its one .arff that is
+# not a -train or -test part, with its .xml.
+load_mulan_set <- function(name) {
+  dir <- shared_data("mulan", name)
+  arff <- list.files(dir, "\\.arff$", full.names = TRUE)
+  arff <- arff[!grepl("-(train|test)\\.arff$", arff)][1]
+  read_mulan(arff, list.files(dir, "\\.xml$", full.names = TRUE)[1])
+}
+
+# LEWL's recovery measures on the hidden entries (the paper's Table 2
+# protocol): average precision over the hidden entries, micro AUC over all of
+# them, macro AUC over the labels with hidden positives and negatives.
+hidden_entry_measures <- function(ytrue, hidden, score) {
+  yh <- ytrue
+  yh[!hidden] <- NA
+  ap <- ml_metrics(yh, score = score, measures = "average_precision")[[1]]
+  keep <- colSums(hidden & ytrue) > 0 & colSums(hidden & !ytrue) > 0
+  macro <- ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
+                      measures = "macro_auc")[[1]]
+  micro <- ml_metrics(matrix(ytrue[hidden]), score = matrix(score[hidden]),
+                      measures = "micro_auc")[[1]]
+  c(ap = ap, micro_auc = micro, macro_auc = macro)
+}

@@ -27,44 +27,23 @@ if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 if (nzchar(Sys.getenv("LEWL_NYS_STOP"))) options(mlss.lewl_stop = Sys.getenv("LEWL_NYS_STOP"))
 if (nzchar(Sys.getenv("LEWL_NYS_ACCEL")))
   options(mlss.lewl_accel = as.integer(Sys.getenv("LEWL_NYS_ACCEL")))
-suppressPackageStartupMessages({
-  library(mlss)
-  library(Matrix)
-})
+suppressPackageStartupMessages(source(file.path("bench", "common.R")))
 options(width = 150)
 sets <- strsplit(Sys.getenv("LEWL_NYS_SETS", "emotions,yeast,medical,enron"), ",")[[1]]
 rates <- as.numeric(strsplit(Sys.getenv("LEWL_NYS_RATES", "0.3,0.7"), ",")[[1]])
 marks <- as.integer(strsplit(Sys.getenv("LEWL_NYS_LANDMARKS", "500"), ",")[[1]])
 half_k <- Sys.getenv("LEWL_NYS_K", "default") == "half"
-root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
 diags <- as.logical(strsplit(Sys.getenv("LEWL_NYS_DIAG", "TRUE"), ",")[[1]])
 options(mlss.lewl_nystrom_diag = diags[1])
 cat("lewl Nystrom vs exact;", R.version.string, "; stop:", getOption("mlss.lewl_stop", "default"),
     "; accel:", getOption("mlss.lewl_accel", "default"), "; diag:",
     getOption("mlss.lewl_nystrom_diag"), "; load:", readLines("/proc/loadavg"), "\n")
 
-load_set <- function(name) {
-  dir <- file.path(root, "data", "mulan", name)
-  arff <- list.files(dir, "\\.arff$", full.names = TRUE)
-  arff <- arff[!grepl("-(train|test)\\.arff$", arff)][1]
-  read_mulan(arff, list.files(dir, "\\.xml$", full.names = TRUE)[1])
-}
 
-hidden_measures <- function(ytrue, hidden, score) {
-  yh <- ytrue
-  yh[!hidden] <- NA
-  ap <- ml_metrics(yh, score = score, measures = "average_precision")[[1]]
-  keep <- colSums(hidden & ytrue) > 0 & colSums(hidden & !ytrue) > 0
-  macro <- ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
-                      measures = "macro_auc")[[1]]
-  micro <- ml_metrics(matrix(ytrue[hidden]), score = matrix(score[hidden]),
-                      measures = "micro_auc")[[1]]
-  c(ap = ap, micro_auc = micro, macro_auc = macro)
-}
 
 rows <- list()
 for (name in sets) {
-  d <- load_set(name)
+  d <- load_mulan_set(name)
   y <- d$y[, colSums(d$y) > 0, drop = FALSE]
   for (rate in rates) {
     ymiss <- mlss:::mask_labels(y, rate, by = "entry", seed = 2020)$y
@@ -80,7 +59,7 @@ for (name in sets) {
       tt <- system.time(fit <- suppressWarnings(
         lewl(d$x, ymiss, k = if (half_k) ceiling(ncol(ymiss) / 2), approx = rt$approx,
              landmarks = rt$landmarks)))
-      m <- hidden_measures(y, hidden, fit$recovered)
+      m <- hidden_entry_measures(y, hidden, fit$recovered)
       if (is.null(base)) base <- m
       r <- data.frame(set = name, n = nrow(y), rate = rate, route = rt$approx,
                       landmarks = if (is.null(rt$landmarks)) NA else rt$landmarks,

@@ -12,34 +12,15 @@
 # those at x*.  LEWL_SF_LIB: the build.
 lib <- Sys.getenv("LEWL_SF_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages({
-  library(mlss)
-  library(Matrix)
-})
+suppressPackageStartupMessages(source(file.path("bench", "common.R")))
 options(width = 160)
 sets <- strsplit(Sys.getenv("LEWL_SF_SETS", "emotions,medical"), ",")[[1]]
 rates <- as.numeric(strsplit(Sys.getenv("LEWL_SF_RATES", "0.3,0.7"), ",")[[1]])
 approx <- Sys.getenv("LEWL_SF_APPROX", "exact")
 variants <- strsplit(Sys.getenv("LEWL_SF_VARIANTS",
   "objective/0/1e-6,terms/0/1e-6,settled/0/1e-6,objective/10/1e-6,settled/10/1e-6"), ",")[[1]]
-root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
 cat("lewl stopping tests, whole fits;", R.version.string, "; load:",
     readLines("/proc/loadavg"), "\n")
-load_set <- function(name) {
-  dir <- file.path(root, "data", "mulan", name)
-  arff <- list.files(dir, "\\.arff$", full.names = TRUE)
-  arff <- arff[!grepl("-(train|test)\\.arff$", arff)][1]
-  read_mulan(arff, list.files(dir, "\\.xml$", full.names = TRUE)[1])
-}
-hidden_measures <- function(ytrue, hidden, score) {
-  yh <- ytrue
-  yh[!hidden] <- NA
-  ap <- ml_metrics(yh, score = score, measures = "average_precision")[[1]]
-  keep <- colSums(hidden & ytrue) > 0 & colSums(hidden & !ytrue) > 0
-  macro <- ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
-                      measures = "macro_auc")[[1]]
-  c(ap = ap, macro_auc = macro)
-}
 solve_with <- function(ymiss, prep, stop, accel, tol, max_iter = 500L) {
   old <- options(mlss.lewl_stop = stop, mlss.lewl_accel = accel)
   on.exit(options(old))
@@ -48,7 +29,7 @@ solve_with <- function(ymiss, prep, stop, accel, tol, max_iter = 500L) {
 }
 all <- list()
 for (name in sets) {
-  d <- load_set(name)
+  d <- load_mulan_set(name)
   y <- d$y[, colSums(d$y) > 0, drop = FALSE]
   set.seed(1)
   prep <- mlss:::lewl_prepare(d$x, 10, approx = approx)
@@ -60,7 +41,7 @@ for (name in sets) {
     xs <- ref$completed[miss]
     one <- mlss:::lewl_solve(ymiss, prep, ncol(ymiss), 1, 1, "exact", 0.5, 0, 1L,
                              start = ref$completed)
-    mref <- hidden_measures(y, miss, ref$recovered)
+    mref <- hidden_entry_measures(y, miss, ref$recovered)
     cat(sprintf("\n%s rate %.1f (%s): x* by Anderson(10), tol 1e-14: %d iterations, %s, objective %.12g, residual %.3g, AP %.4f, macro AUC %.4f (CPU %.1f s)\n",
                 name, rate, approx, ref$iterations,
                 if (ref$converged) "converged" else "NOT converged",
@@ -71,7 +52,7 @@ for (name in sets) {
       t0 <- proc.time()
       fit <- solve_with(ymiss, prep, a[1], as.integer(a[2]), as.numeric(a[3]))
       tt <- proc.time() - t0
-      m <- hidden_measures(y, miss, fit$recovered)
+      m <- hidden_entry_measures(y, miss, fit$recovered)
       r <- data.frame(set = name, rate = rate, approx = approx, stop = a[1], accel = a[2],
                       tol = a[3], iterations = fit$iterations, converged = fit$converged,
                       cpu_s = tt[[1]] + tt[[2]], dist = max(abs(fit$completed[miss] - xs)),

@@ -18,33 +18,14 @@
 # LEWL_SR_LIB: the build; LEWL_SR_OUT: a directory for the trajectories (rds).
 lib <- Sys.getenv("LEWL_SR_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages({
-  library(mlss)
-  library(Matrix)
-})
+suppressPackageStartupMessages(source(file.path("bench", "common.R")))
 options(width = 160)
 sets <- strsplit(Sys.getenv("LEWL_SR_SETS", "emotions,medical"), ",")[[1]]
 rates <- as.numeric(strsplit(Sys.getenv("LEWL_SR_RATES", "0.3,0.7"), ",")[[1]])
 max_it <- as.integer(Sys.getenv("LEWL_SR_MAX", "3000"))
 out <- Sys.getenv("LEWL_SR_OUT", tempdir())
-root <- Sys.getenv("MLSS_SHARED", file.path("..", "shared"))
 cat("lewl stopping rules;", R.version.string, "; load:", readLines("/proc/loadavg"), "\n")
 
-load_set <- function(name) {
-  dir <- file.path(root, "data", "mulan", name)
-  arff <- list.files(dir, "\\.arff$", full.names = TRUE)
-  arff <- arff[!grepl("-(train|test)\\.arff$", arff)][1]
-  read_mulan(arff, list.files(dir, "\\.xml$", full.names = TRUE)[1])
-}
-hidden_measures <- function(ytrue, hidden, score) {
-  yh <- ytrue
-  yh[!hidden] <- NA
-  ap <- ml_metrics(yh, score = score, measures = "average_precision")[[1]]
-  keep <- colSums(hidden & ytrue) > 0 & colSums(hidden & !ytrue) > 0
-  macro <- ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
-                      measures = "macro_auc")[[1]]
-  c(ap = ap, macro_auc = macro)
-}
 
 # The candidate tests on a trajectory tr (data frame per iteration): the
 # first iteration t >= 2 where the test holds.
@@ -85,7 +66,7 @@ rules <- function(tr) {
 }
 
 for (name in sets) {
-  d <- load_set(name)
+  d <- load_mulan_set(name)
   y <- d$y[, colSums(d$y) > 0, drop = FALSE]
   prep <- mlss:::lewl_prepare(d$x, 10)
   k <- ncol(y)
@@ -114,7 +95,7 @@ for (name in sets) {
       fit <- sum((f$completed - f$Z %*% f$D)^2)
       smooth <- sum(f$completed * as.matrix((Diagonal(x = rowSums(W)) - W) %*% f$completed))
       hsic <- fit + smooth - f$objective[1]
-      m <- hidden_measures(y, miss, f$recovered)
+      m <- hidden_entry_measures(y, miss, f$recovered)
       rows[[it]] <- data.frame(iter = it, objective = f$objective[1],
                                terms = fit + abs(smooth) + abs(hsic), dx = dx,
                                dist = max(abs(x - xs)), ap = m[["ap"]],
