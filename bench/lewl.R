@@ -34,13 +34,6 @@ rates <- as.numeric(strsplit(Sys.getenv("LEWL_BENCH_RATES", "0.3,0.7"), ",")[[1]
 cat("lewl benchmark;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
     "; cores:", parallel::detectCores(), "; load:", readLines("/proc/loadavg"), "\n")
 
-load_set <- function(name) {
-  dir <- shared_data("mulan", name)
-  arff <- list.files(dir, "\\.arff$", full.names = TRUE)
-  arff <- arff[!grepl("-(train|test)\\.arff$", arff)][1]
-  read_mulan(arff, list.files(dir, "\\.xml$", full.names = TRUE)[1])
-}
-
 hide <- function(y, rate, seed) {
   if (exists("mask_labels", envir = asNamespace("mlss")))
     return(get("mask_labels", envir = asNamespace("mlss"))(y, rate, by = "entry",
@@ -52,8 +45,8 @@ hide <- function(y, rate, seed) {
 
 if ("1" %in% parts) {
   cat("\n== Part 1: time (s) and peak memory (MB) of lewl() as n grows ==\n")
-  yeast <- load_set("yeast")
-  corel <- load_set("corel5k")
+  yeast <- load_mulan_set("yeast")
+  corel <- load_mulan_set("corel5k")
   sizes <- c(500, 1000, 2000, 5000)
   sizes <- sizes[sizes <= nmax & sizes >= nmin]
   rows <- list()
@@ -126,7 +119,7 @@ if ("2" %in% parts) {
   paper_ap <- c(emotions = 0.918, yeast = 0.894)  # the paper's LEWL recovery AP at rate 0.3
   res <- list()
   for (name in sets) {
-    d <- load_set(name)
+    d <- load_mulan_set(name)
     for (rate in rates) {
       ymiss <- hide(d$y, rate, 2020)
       hidden <- is.na(ymiss)
