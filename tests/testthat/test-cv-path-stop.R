@@ -290,8 +290,11 @@ test_that("points scored ahead of the rule and then skipped are dropped", {
   expect_identical(want, 10:12)
   one <- run_given(tab, path, "log_loss", rule, d$y, d$foldid, prev = prev)$cv
   two <- run_given(tab, path, "log_loss", rule, d$y, d$foldid, parallel = 2L, prev = prev,
-                   delay = cbind(matrix(0.02, 12, 4), rep(c(0.6, 0), each = 6)))$cv
-  expect_gt(two$schedule[["dropped"]], 0)  # ran ahead, then dropped
+                   delay = cbind(matrix(0.02, 12, 4), rep(c(1.2, 0), each = 6)))$cv
+  # ran ahead, then dropped: a matter of timing, which an instrumented build
+  # (ASan, a fork several times slower) can upset; the results below are not
+  if (!grepl("asan", Sys.getenv("LD_PRELOAD")))
+    expect_gt(two$schedule[["dropped"]], 0)
   expect_identical(two$skipped, want)
   for (part in c("cvfold", "cvm", "cvsd", "best", "chosen", "oof_thresholds"))
     expect_identical(two[[part]], one[[part]], info = part)
