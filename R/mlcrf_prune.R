@@ -227,9 +227,9 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
   cur <- if (is.null(ridge)) fit else
     mlcrf_refit_edges(fit, prep, x, y, keep, fit$theta, eta2, tol, max_iter)
   fits <- list(cur)
+  keep0 <- keep
   orig <- seq_along(keep)  # the kept edges as rows of fit$edges
   kept <- list(orig)
-  pairs_kept <- list(keep)  # the same graphs as indices into prep's pairs
   pl <- mlcrf_pseudo_loglik(cur, x, y)
   while (length(keep)) {
     if (!is.null(crit)) {  # stop once `patience` graphs in a row are worse than the best
@@ -241,12 +241,13 @@ mlcrf_ebic_candidates <- function(fit, x, y, tol, max_iter, crit = NULL, patienc
     keep <- keep[-drop]
     orig <- orig[-drop]
     kept[[length(kept) + 1L]] <- orig
-    pairs_kept[[length(pairs_kept) + 1L]] <- keep
     cur <- mlcrf_refit_edges(fit, prep, x, y, keep, th0, eta2, tol, max_iter)
     fits[[length(fits) + 1L]] <- cur
     pl <- c(pl, mlcrf_pseudo_loglik(cur, x, y))
   }
-  list(fits = fits, pl = pl, edges = lengths(kept), kept = kept, pairs = pairs_kept, eta2 = eta2)
+  # pairs: the same graphs as indices into prep's pairs
+  list(fits = fits, pl = pl, edges = lengths(kept), kept = kept,
+       pairs = lapply(kept, function(o) keep0[o]), eta2 = eta2)
 }
 
 # The held-out pseudo-log-likelihood of each candidate graph of
