@@ -227,9 +227,12 @@ shared_dir <- function(root, shared) {
 }
 
 # What installing and testing needs; no built objects of the worktree.
+# vignettes/: test-papers-tables.R checks the figures of their prose (and
+# skips without them, which would let a mutant of those figures live).
 copy_package <- function(root, dest) {
   dir.create(dest)
-  keep <- intersect(c("DESCRIPTION", "NAMESPACE", "R", "src", "tests", "data", "inst"),
+  keep <- intersect(c("DESCRIPTION", "NAMESPACE", "R", "src", "tests", "data", "inst",
+                      "vignettes"),
                     list.files(root))
   system2("cp", c("-a", shQuote(file.path(root, keep)), shQuote(dest)))
   unlink(Sys.glob(file.path(dest, "src", c("*.o", "*.so", "*.dll"))))
