@@ -493,8 +493,8 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
        rounds = rounds)
 }
 
-# The iterations after which the first L-BFGS polish of stage 1 looks for a
-# collapsing edge (mlcrf_stage1_set()).
+# The iterations after which an L-BFGS polish of stage 1 looks for a
+# collapsing edge, and again after as many more (mlcrf_stage1_set()).
 mlcrf_polish_iter <- 100L
 
 # Stage 1 on one working set (theta: nodes, then the set's edges).  FISTA
@@ -524,34 +524,35 @@ mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, 
     th <- s1$theta
     nz <- which(edge_norms(sub, th) > 0)
     cols <- c(seq_len(prep$m), edge_columns(sub, nz))
+    sub_nz <- list(m = prep$m, from = seq_along(nz), K = prep$K)
     # L-BFGS to well below tol (it stops where it can no longer decrease the
-    # objective), so that FISTA's first steps certify the point.  The first
-    # polish, on the guess of 50 FISTA iterations, pauses after
-    # mlcrf_polish_iter iterations: when the guess holds an edge that should
-    # be zero, L-BFGS crawls towards the kink of its norm at 0 (883
-    # evaluations on a fold of yeast, bench/mlcrf_speed.md), where FISTA's
-    # block soft-thresholding removes it at once and the next polish, on the
-    # right edges, converges.  A polish stopped by the count still lowers the
-    # objective (L-BFGS descends), so its point is taken.
-    th0 <- th[, cols, drop = FALSE]
-    s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th0, 3L, tol / 100,
-                         if (polish == 1L) min(max_iter, mlcrf_polish_iter) else max_iter,
-                         say = say)
-    iter <- iter + s3$iter
-    if (polish == 1L && s3$status == 1L && max_iter > mlcrf_polish_iter) {
-      # stopped by the count: on to FISTA if an edge is collapsing (its norm
-      # below a tenth of where the polish started), else polish on
-      sub_nz <- list(m = prep$m, from = seq_along(nz), K = prep$K)
-      if (all(edge_norms(sub_nz, s3$theta) > 0.1 * edge_norms(sub_nz, th0))) {
-        s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, s3$theta, 3L,
-                             tol / 100, max_iter - mlcrf_polish_iter, say = say)
-        iter <- iter + s3$iter
-      }
+    # objective), so that FISTA's first steps certify the point.  The polish
+    # pauses every mlcrf_polish_iter iterations: when its edges hold one
+    # that should be zero, L-BFGS crawls towards the kink of its norm at 0
+    # (883 evaluations on a fold of yeast, bench/mlcrf_speed.md; and 1006
+    # where an edge began to collapse only after the first pause, session
+    # s37), where FISTA's block soft-thresholding removes it at once and the
+    # next polish, on the right edges, converges.  So at each pause: on to
+    # FISTA if an edge is collapsing (its norm below a tenth of the largest
+    # it had at the start or a pause), else polish on.  A polish stopped by
+    # the count still lowers the objective (L-BFGS descends), so its point
+    # is taken.
+    th_s <- th[, cols, drop = FALSE]
+    peak <- edge_norms(sub_nz, th_s)
+    left <- max_iter
+    repeat {
+      s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th_s, 3L, tol / 100,
+                           min(left, mlcrf_polish_iter), say = say)
+      iter <- iter + s3$iter
+      left <- left - mlcrf_polish_iter
+      if (s3$status > 1L) break
+      th_s <- s3$theta
+      norms <- edge_norms(sub_nz, th_s)
+      if (s3$status == 0L || left <= 0L || any(norms <= 0.1 * peak)) break
+      peak <- pmax(peak, norms)
     }
-    if (s3$status <= 1L) {
-      th[, -seq_len(prep$m)] <- 0
-      th[, cols] <- s3$theta
-    }
+    th[, -seq_len(prep$m)] <- 0
+    th[, cols] <- th_s
     # a quarter of tol: the residual is taken at FISTA's extrapolated point,
     # per coordinate, and the point returned should meet tol as a whole
     s1 <- fista(th, tol / 4, 20L)

@@ -29,6 +29,44 @@ test_that("the pseudo-likelihood objective and its gradient match plain R and fi
   }
 })
 
+test_that("the scales of the L-BFGS variables are the Hessian's diagonal, from each column's intercept", {
+  # crf_lbfgs() works on theta times these scales; the intercept row of
+  # their squares is the exact diagonal of the smooth objective's Hessian
+  # (central differences of the plain-R gradient), and the slopes of a
+  # column take its intercept's loss part with their own ridge
+  dat <- crf_small_data(n = 60)
+  dat$y[, 2] <- dat$y[, 1] * dat$y[, 3]  # a rarer label, and dependent ones
+  ns <- asNamespace("mlss")
+  xs <- crf_ref_standardise(dat$x)
+  lw <- 0.3
+  eta <- 0.4
+  for (type in c("full", "ising")) {
+    prep <- ns$mlcrf_prepare(dat$x, dat$y == 1, type)
+    E <- length(prep$from)
+    K <- prep$K
+    set.seed(3)
+    theta <- matrix(rnorm(4 * (4 + E * K)), 4)
+    lv <- runif(4)
+    s2 <- ns$mlcrf_call_objective(prep, seq_len(E), lv, lw, eta, theta)$scales^2
+    grad <- function(t) crf_ref_gradient(t, xs, dat$y, prep$from, prep$to, K, lv, 1e-6,
+                                         lw * (1 - eta))
+    h <- 1e-5
+    diag0 <- vapply(seq_len(ncol(theta)), function(c) {
+      tp <- theta; tp[1, c] <- tp[1, c] + h
+      tm <- theta; tm[1, c] <- tm[1, c] - h
+      (grad(tp)[1, c] - grad(tm)[1, c]) / (2 * h)
+    }, 0)
+    expect_equal(s2[1, ], diag0, tolerance = 1e-6)
+    ridge <- matrix(2 * lw * (1 - eta), 4, ncol(theta))
+    ridge[, 1:4] <- rep(2 * lv, each = 4)
+    ridge[1, 1:4] <- 2 * 1e-6
+    ridge[1, 4 + K * seq_len(E)] <- 2 * 1e-3  # the (1,1) intercepts
+    loss <- s2 - ridge
+    expect_equal(loss[-1, ], loss[rep(1, 3), ], tolerance = 1e-12)
+    expect_true(all(loss > 0))
+  }
+})
+
 test_that("the objective on a sparse x equals the one on the dense x", {
   dat <- crf_small_data()
   dat$x[abs(dat$x) < 0.7] <- 0
@@ -434,4 +472,76 @@ test_that("cv_mlcrf() fits the folds to fold_tol and the rows to tol", {
                  progress = FALSE)
   expect_gt(max(abs(loose$theta - full$theta)), 1e-7)
   expect_error(cv_mlcrf(X, Y, lambda_v = 0.01, fold_tol = 0, progress = FALSE), "'fold_tol'")
+})
+
+test_that("stage 1's L-BFGS polish pauses every mlcrf_polish_iter iterations, and hands a collapsing edge to FISTA", {
+  # mlcrf_stage1_set() with the C calls recorded (and, in the second run, an
+  # edge made to collapse): the rule of its comments, replayed on the record
+  ns <- asNamespace("mlss")
+  set.seed(1)
+  rows <- sample(nrow(yeast$x), 300)
+  x <- yeast$x[rows, 1:15]
+  y <- yeast$y[rows, 1:6]
+  prep <- ns$mlcrf_prepare(x, y, "full")
+  lv <- rep(0.01, 6)
+  nodes <- ns$mlcrf_call_fit(prep, integer(0), lv, 0, 0.5, matrix(0, 16, 6), 2L, 1e-6, 2000L)
+  active <- seq_along(prep$from)
+  theta <- cbind(nodes$theta, matrix(0, 16, 3 * length(active)))
+  run <- function(shrink) {
+    calls <- list()
+    env <- new.env(parent = ns)
+    env$mlcrf_polish_iter <- 5L
+    env$mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol,
+                                   max_iter, mode = 0L, say = NULL) {
+      r <- ns$mlcrf_call_fit(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter)
+      if (shrink && stage == 3L && !any(vapply(calls, `[[`, 0L, "stage") == 3L))
+        r$theta[, 6 + 1:3] <- 0.05 * r$theta[, 6 + 1:3]   # the first edge collapses
+      calls[[length(calls) + 1L]] <<- list(stage = stage, which = which, max_iter = max_iter,
+                                           status = r$status, start = theta, end = r$theta)
+      r
+    }
+    f <- ns$mlcrf_stage1_set
+    environment(f) <- env
+    list(fit = f(prep, active, lv, 0.1, 0.5, theta, 1e-6, 2000L, function(...) NULL),
+         calls = calls)
+  }
+  norms <- function(cl, th) ns$edge_norms(list(m = 6, from = seq_along(cl$which), K = 3), th)
+  a <- run(FALSE)
+  st <- vapply(a$calls, `[[`, 0L, "stage")
+  expect_true(sum(st == 3L) > 3)  # the polish needed several pauses here
+  expect_true(all(vapply(a$calls[st == 3L], `[[`, 0L, "max_iter") <= 5L))
+  peak <- NULL
+  for (k in seq_along(a$calls)[-length(a$calls)]) {
+    cl <- a$calls[[k]]
+    if (cl$stage != 3L) {
+      peak <- NULL
+      next
+    }
+    if (is.null(peak)) peak <- norms(cl, cl$start)
+    nxt <- a$calls[[k + 1L]]
+    collapsing <- any(norms(cl, cl$end) <= 0.1 * peak)
+    peak <- pmax(peak, norms(cl, cl$end))
+    if (cl$status == 1L && !collapsing) {  # polish on, from where it paused
+      expect_identical(nxt$stage, 3L)
+      expect_identical(nxt$start, cl$end)
+    } else {
+      expect_identical(nxt$stage, 1L)
+      peak <- NULL
+    }
+  }
+  # the same point as without pauses (both certified by FISTA at tol)
+  ref <- ns$mlcrf_stage1_set(prep, active, lv, 0.1, 0.5, theta, 1e-6, 2000L, function(...) NULL)
+  expect_identical(a$fit$status, 0L)
+  expect_identical(ns$edge_norms(prep, a$fit$theta) > 0, ns$edge_norms(prep, ref$theta) > 0)
+  expect_equal(a$fit$theta, ref$theta, tolerance = 1e-4)
+  # an edge that collapses during a polish: FISTA next, from that point
+  b <- run(TRUE)
+  st <- vapply(b$calls, `[[`, 0L, "stage")
+  first <- which(st == 3L)[1]
+  expect_identical(b$calls[[first]]$status, 1L)
+  expect_identical(st[first + 1L], 1L)
+  nz <- b$calls[[first]]$which
+  expect_equal(b$calls[[first + 1L]]$start[, c(1:6, 6 + as.vector(outer(1:3, (match(nz, active) - 1) * 3, "+")))],
+               b$calls[[first]]$end)
+  expect_identical(b$fit$status, 0L)
 })
