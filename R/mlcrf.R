@@ -493,8 +493,7 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
        rounds = rounds)
 }
 
-# The iterations after which an L-BFGS polish of stage 1 looks for a
-# collapsing edge, and again after as many more (mlcrf_stage1_set()).
+# The iterations of each L-BFGS polish of stage 1 (mlcrf_stage1_set()).
 mlcrf_polish_iter <- 100L
 
 # Stage 1 on one working set (theta: nodes, then the set's edges).  FISTA
@@ -503,11 +502,21 @@ mlcrf_polish_iter <- 100L
 # to a loose tolerance, or 50 iterations, finds the edges that are non-zero
 # (a guess: what follows corrects it); on those the group
 # term is differentiable, and L-BFGS minimises the stage-1 objective over the
-# nodes and them (stage 3 of the C code); FISTA then continues from there at
-# (a quarter of) the tolerance asked for, which certifies the point (it stops at once at a
+# nodes and them (stage 3 of the C code) for at most mlcrf_polish_iter
+# iterations; FISTA then continues from there at (a quarter of) the
+# tolerance asked for, which certifies the point (it stops at once at a
 # minimiser: its residual is the optimality condition of the whole problem,
 # zero edges included) or moves on (an edge that should be zero, or one that
-# should not).  Up to 3 such polishes, then FISTA alone to the end.
+# should not), for 20 iterations, and the next polish starts from its point
+# on its non-zero edges: until the point is certified, or the polishes have
+# used max_iter iterations, then FISTA alone to the end.  Short polishes,
+# each checked by FISTA (session s37): when the polish's edges hold one that
+# should be zero, L-BFGS crawls towards the kink of its norm at 0 (883 and
+# 1006 evaluations on folds of yeast, bench/mlcrf_speed.md), where FISTA's
+# block soft-thresholding removes it at once; and on the right edges the
+# polish's own stopping test (its gradient below tol / 10000) asks far more
+# than the certification (hundreds of iterations that moved the objective by
+# 1e-10).
 mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, max_iter, say) {
   fista <- function(theta, tol, max_iter)
     mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta, theta, 1L, tol, max_iter, say = say)
@@ -520,39 +529,22 @@ mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, 
     return(s1)
   }
   sub <- list(m = prep$m, from = seq_along(active), K = prep$K)
-  for (polish in 1:3) {
+  left <- max_iter
+  while (left > 0L) {
     th <- s1$theta
     nz <- which(edge_norms(sub, th) > 0)
     cols <- c(seq_len(prep$m), edge_columns(sub, nz))
-    sub_nz <- list(m = prep$m, from = seq_along(nz), K = prep$K)
-    # L-BFGS to well below tol (it stops where it can no longer decrease the
-    # objective), so that FISTA's first steps certify the point.  The polish
-    # pauses every mlcrf_polish_iter iterations: when its edges hold one
-    # that should be zero, L-BFGS crawls towards the kink of its norm at 0
-    # (883 evaluations on a fold of yeast, bench/mlcrf_speed.md; and 1006
-    # where an edge began to collapse only after the first pause, session
-    # s37), where FISTA's block soft-thresholding removes it at once and the
-    # next polish, on the right edges, converges.  So at each pause: on to
-    # FISTA if an edge is collapsing (its norm below a tenth of the largest
-    # it had at the start or a pause), else polish on.  A polish stopped by
-    # the count still lowers the objective (L-BFGS descends), so its point
-    # is taken.
-    th_s <- th[, cols, drop = FALSE]
-    peak <- edge_norms(sub_nz, th_s)
-    left <- max_iter
-    repeat {
-      s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th_s, 3L, tol / 100,
-                           min(left, mlcrf_polish_iter), say = say)
-      iter <- iter + s3$iter
-      left <- left - mlcrf_polish_iter
-      if (s3$status > 1L) break
-      th_s <- s3$theta
-      norms <- edge_norms(sub_nz, th_s)
-      if (s3$status == 0L || left <= 0L || any(norms <= 0.1 * peak)) break
-      peak <- pmax(peak, norms)
+    # L-BFGS to well below tol, so that FISTA's first steps certify the
+    # point.  A polish stopped by the count still lowers the objective
+    # (L-BFGS descends), so its point is taken.
+    s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th[, cols, drop = FALSE],
+                         3L, tol / 100, min(left, mlcrf_polish_iter), say = say)
+    iter <- iter + s3$iter
+    left <- left - mlcrf_polish_iter
+    if (s3$status <= 1L) {
+      th[, -seq_len(prep$m)] <- 0
+      th[, cols] <- s3$theta
     }
-    th[, -seq_len(prep$m)] <- 0
-    th[, cols] <- th_s
     # a quarter of tol: the residual is taken at FISTA's extrapolated point,
     # per coordinate, and the point returned should meet tol as a whole
     s1 <- fista(th, tol / 4, 20L)

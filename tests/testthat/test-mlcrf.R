@@ -474,9 +474,9 @@ test_that("cv_mlcrf() fits the folds to fold_tol and the rows to tol", {
   expect_error(cv_mlcrf(X, Y, lambda_v = 0.01, fold_tol = 0, progress = FALSE), "'fold_tol'")
 })
 
-test_that("stage 1's L-BFGS polish pauses every mlcrf_polish_iter iterations, and hands a collapsing edge to FISTA", {
-  # mlcrf_stage1_set() with the C calls recorded (and, in the second run, an
-  # edge made to collapse): the rule of its comments, replayed on the record
+test_that("stage 1's L-BFGS polishes are short, each followed by FISTA's certification", {
+  # mlcrf_stage1_set() with the C calls recorded, polishes of 5 iterations:
+  # the sequence of its comments, replayed on the record
   ns <- asNamespace("mlss")
   set.seed(1)
   rows <- sample(nrow(yeast$x), 300)
@@ -487,61 +487,46 @@ test_that("stage 1's L-BFGS polish pauses every mlcrf_polish_iter iterations, an
   nodes <- ns$mlcrf_call_fit(prep, integer(0), lv, 0, 0.5, matrix(0, 16, 6), 2L, 1e-6, 2000L)
   active <- seq_along(prep$from)
   theta <- cbind(nodes$theta, matrix(0, 16, 3 * length(active)))
-  run <- function(shrink) {
-    calls <- list()
-    env <- new.env(parent = ns)
-    env$mlcrf_polish_iter <- 5L
-    env$mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol,
-                                   max_iter, mode = 0L, say = NULL) {
-      r <- ns$mlcrf_call_fit(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter)
-      if (shrink && stage == 3L && !any(vapply(calls, `[[`, 0L, "stage") == 3L))
-        r$theta[, 6 + 1:3] <- 0.05 * r$theta[, 6 + 1:3]   # the first edge collapses
-      calls[[length(calls) + 1L]] <<- list(stage = stage, which = which, max_iter = max_iter,
-                                           status = r$status, start = theta, end = r$theta)
-      r
-    }
-    f <- ns$mlcrf_stage1_set
-    environment(f) <- env
-    list(fit = f(prep, active, lv, 0.1, 0.5, theta, 1e-6, 2000L, function(...) NULL),
-         calls = calls)
+  calls <- list()
+  env <- new.env(parent = ns)
+  env$mlcrf_polish_iter <- 5L
+  env$mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol,
+                                 max_iter, mode = 0L, say = NULL) {
+    r <- ns$mlcrf_call_fit(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter)
+    calls[[length(calls) + 1L]] <<- list(stage = stage, which = which, tol = tol,
+                                         max_iter = max_iter, status = r$status,
+                                         start = theta, end = r$theta)
+    r
   }
-  norms <- function(cl, th) ns$edge_norms(list(m = 6, from = seq_along(cl$which), K = 3), th)
-  a <- run(FALSE)
-  st <- vapply(a$calls, `[[`, 0L, "stage")
-  expect_true(sum(st == 3L) > 3)  # the polish needed several pauses here
-  expect_true(all(vapply(a$calls[st == 3L], `[[`, 0L, "max_iter") <= 5L))
-  peak <- NULL
-  for (k in seq_along(a$calls)[-length(a$calls)]) {
-    cl <- a$calls[[k]]
-    if (cl$stage != 3L) {
-      peak <- NULL
-      next
-    }
-    if (is.null(peak)) peak <- norms(cl, cl$start)
-    nxt <- a$calls[[k + 1L]]
-    collapsing <- any(norms(cl, cl$end) <= 0.1 * peak)
-    peak <- pmax(peak, norms(cl, cl$end))
-    if (cl$status == 1L && !collapsing) {  # polish on, from where it paused
-      expect_identical(nxt$stage, 3L)
-      expect_identical(nxt$start, cl$end)
-    } else {
-      expect_identical(nxt$stage, 1L)
-      peak <- NULL
-    }
+  f <- ns$mlcrf_stage1_set
+  environment(f) <- env
+  tol <- 1e-6
+  fit <- f(prep, active, lv, 0.1, 0.5, theta, tol, 2000L, function(...) NULL)
+  st <- vapply(calls, `[[`, 0L, "stage")
+  pol <- which(st == 3L)
+  expect_true(length(pol) > 3)  # several polishes were needed here
+  # the FISTA guess first, then polish and certification in turn, certified at the end
+  expect_identical(st, c(1L, rep(c(3L, 1L), length(pol))))
+  nonzero <- function(th, which) {
+    w <- th[, -(1:6), drop = FALSE]
+    which[colSums(matrix(colSums(w^2), 3)) > 0]
   }
-  # the same point as without pauses (both certified by FISTA at tol)
-  ref <- ns$mlcrf_stage1_set(prep, active, lv, 0.1, 0.5, theta, 1e-6, 2000L, function(...) NULL)
-  expect_identical(a$fit$status, 0L)
-  expect_identical(ns$edge_norms(prep, a$fit$theta) > 0, ns$edge_norms(prep, ref$theta) > 0)
-  expect_equal(a$fit$theta, ref$theta, tolerance = 1e-4)
-  # an edge that collapses during a polish: FISTA next, from that point
-  b <- run(TRUE)
-  st <- vapply(b$calls, `[[`, 0L, "stage")
-  first <- which(st == 3L)[1]
-  expect_identical(b$calls[[first]]$status, 1L)
-  expect_identical(st[first + 1L], 1L)
-  nz <- b$calls[[first]]$which
-  expect_equal(b$calls[[first + 1L]]$start[, c(1:6, 6 + as.vector(outer(1:3, (match(nz, active) - 1) * 3, "+")))],
-               b$calls[[first]]$end)
-  expect_identical(b$fit$status, 0L)
+  for (k in pol) {
+    expect_true(calls[[k]]$max_iter <= 5L)
+    cert <- calls[[k + 1L]]
+    expect_equal(c(cert$tol, cert$max_iter), c(tol / 4, 20))
+    # the polish on the edges the step before left non-zero, from its point
+    expect_identical(calls[[k]]$which, nonzero(calls[[k - 1L]]$end, calls[[k - 1L]]$which))
+    cols <- c(1:6, 6 + as.vector(outer(1:3, (match(calls[[k]]$which, active) - 1) * 3, "+")))
+    expect_identical(calls[[k]]$start, calls[[k - 1L]]$end[, cols])
+    # FISTA from the polish's point (its other edges zero)
+    expect_identical(cert$start[, cols], calls[[k]]$end)
+    expect_true(all(cert$start[, -cols] == 0))
+    expect_identical(cert$status == 0L, k == max(pol))
+  }
+  # the same point as with the default polishes (both certified at tol)
+  ref <- ns$mlcrf_stage1_set(prep, active, lv, 0.1, 0.5, theta, tol, 2000L, function(...) NULL)
+  expect_identical(fit$status, 0L)
+  expect_identical(ns$edge_norms(prep, fit$theta) > 0, ns$edge_norms(prep, ref$theta) > 0)
+  expect_equal(fit$theta, ref$theta, tolerance = 1e-4)
 })
