@@ -74,11 +74,16 @@
 #' added until none is left); on each working set, FISTA to a loose tolerance
 #' (at most 50 iterations) guesses the non-zero edges, L-BFGS minimises the
 #' stage-1 objective over the nodes and those edges (where the group term is
-#' differentiable), and FISTA at the tolerance asked for certifies the point
-#' or continues from it.  The
+#' differentiable) for at most 100 iterations, and 20 iterations of FISTA at
+#' the tolerance asked for certify the point or correct it (an edge that
+#' should be zero, or one that should not), in turn until the point is
+#' certified.  The
 #' L-BFGS problems (stage 2, the node fits, the choice of `lambda_v`) are
 #' solved per connected component of the graph (a label without edges is its
-#' own logistic regression).  The pseudo-likelihood is evaluated either
+#' own logistic regression), in variables scaled by the square root of the
+#' Hessian's diagonal (the edges' columns act only where a label is 1, and
+#' the constant couplings have almost no ridge: their curvatures differ by
+#' orders of magnitude).  The pseudo-likelihood is evaluated either
 #' through the \eqn{n \times K} potentials of every edge or, when cheaper
 #' (labels mostly negative, many edges), per row: an edge adds to a label's
 #' log-odds a term that does not depend on the other label (folded into the

@@ -200,7 +200,8 @@ if ("4" %in% parts) {
 # one by one, at the point cv_mlcrf() chooses (lambda_w the third of the
 # default path, eta 0.5; lambda_v chosen as cv_mlcrf() does, set.seed(1)):
 # the fit on all the rows at tol; the null per edge of prune = "chisq" as
-# before (its plain reading from mlcrf_edge_blocks()) and as now (weighted
+# before (its plain reading from mlcrf_edge_blocks(), now in
+# tests/testthat/helper-mlcrf-blocks.R) and as now (weighted
 # Grams); the pruning with the candidates at tol (the rule before) and at
 # fold_tol (now); the path of strengths at tol and at fold_tol.  CPU s of
 # this process; the chosen graphs compared.
@@ -218,7 +219,9 @@ if ("5" %in% parts) {
                                 progress = FALSE))
   cat(sprintf("fit on all the rows at lambda_w %.4f: %.1f s CPU, %d edges\n", lw[3], cpu_of(t),
               nrow(fit$edges)))
-  null_before <- function(fit, x, y) t(vapply(mlss:::mlcrf_edge_blocks(fit, x, y), function(b) {
+  # mlcrf_edge_blocks(): a test helper since session s37
+  source(file.path("tests", "testthat", "helper-mlcrf-blocks.R"))
+  null_before <- function(fit, x, y) t(vapply(mlcrf_edge_blocks(fit, x, y), function(b) {
     nd <- b$nodes
     ed <- b$edge
     Tn <- solve(b$H[nd, nd] + diag(b$ridge[nd]), b$H[nd, ed])
