@@ -530,3 +530,26 @@ test_that("stage 1's L-BFGS polishes are short, each followed by FISTA's certifi
   expect_identical(ns$edge_norms(prep, fit$theta) > 0, ns$edge_norms(prep, ref$theta) > 0)
   expect_equal(fit$theta, ref$theta, tolerance = 1e-4)
 })
+
+test_that("stage 2's L-BFGS runs on the scaled variables: the iterates of optim() on them", {
+  # the same lbfgsb() through optim(), on u = s theta with s the scales at
+  # the start: the same evaluations and the same point (a gradient or a
+  # start not transformed as the scaling requires changes the iterates)
+  dat <- crf_small_data(n = 80, m = 3)
+  dat$y[, 2] <- dat$y[, 1] * dat$y[, 3]  # a rarer label
+  ns <- asNamespace("mlss")
+  prep <- ns$mlcrf_prepare(dat$x, dat$y == 1, "full")
+  lv <- c(0.05, 0.1, 0.02)
+  th0 <- matrix(0, 4, 3 + 3 * 3)
+  tol <- 1e-6
+  got <- ns$mlcrf_call_fit(prep, 1:3, lv, 0.1, 0.5, th0, 2L, tol, 500L)
+  s <- as.vector(ns$mlcrf_call_objective(prep, 1:3, lv, 0.1, 0.5, th0)$scales)
+  obj <- function(u) ns$mlcrf_call_objective(prep, 1:3, lv, 0.1, 0.5, u / s)
+  ref <- stats::optim(as.vector(th0) * s, function(u) obj(u)$value,
+                      function(u) as.vector(obj(u)$gradient) / s, method = "L-BFGS-B",
+                      control = list(factr = max(tol^2 / .Machine$double.eps, 10),
+                                     pgtol = tol * 1e-2, lmm = 10, maxit = 500))
+  expect_identical(got$iter, unname(ref$counts[["gradient"]]))
+  expect_equal(as.vector(got$theta), ref$par / s, tolerance = 1e-10)
+  expect_equal(got$objective, ref$value, tolerance = 1e-12)
+})
