@@ -82,10 +82,10 @@ SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEX
     PROTECT(th);
     SEXP grad = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
     double value = crf_smooth(&pr, t, REAL(grad));
+    SEXP scales = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
+    crf_scales_last(&pr, REAL(scales));   /* at theta: no second evaluation */
     SEXP val = PROTECT(Rf_ScalarReal(value));
     SEXP group = PROTECT(Rf_ScalarReal(crf_group_penalty(&pr, t)));
-    SEXP scales = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
-    crf_scales(&pr, t, REAL(scales));
     const char *names[] = {"value", "gradient", "group", "scales", ""};
     SEXP out = named_list(names, val, grad, group, scales);
     UNPROTECT(5);

@@ -618,10 +618,15 @@ static double scale_of(double h) { return sqrt(fmax(h, 1e-6)); }
 
 void crf_scales(crf_problem *pr, const double *theta, double *s)
 {
+    crf_smooth(pr, theta, NULL);
+    crf_scales_last(pr, s);
+}
+
+void crf_scales_last(crf_problem *pr, double *s)
+{
     int n = pr->n, m = pr->m, E = pr->E, K = pr->K, p = pr->d + 1;
     const double *y = pr->y;
-    double *G = pr->G;
-    crf_smooth(pr, theta, NULL);   /* G: sigmoid - y of every conditional */
+    double *G = pr->G;   /* sigmoid - y of every conditional */
     for (size_t k = 0; k < (size_t) n * m; k++) {
         double q = G[k] + y[k];
         G[k] = q * (1.0 - q);

@@ -48,6 +48,9 @@ test_that("the scales of the L-BFGS variables are the Hessian's diagonal, from e
     theta <- matrix(rnorm(4 * (4 + E * K)), 4)
     lv <- runif(4)
     s2 <- ns$mlcrf_call_objective(prep, seq_len(E), lv, lw, eta, theta)$scales^2
+    for (mode in 1:2)  # the two evaluations of the pseudo-likelihood give the same
+      expect_equal(ns$mlcrf_call_objective(prep, seq_len(E), lv, lw, eta, theta,
+                                           mode = mode)$scales^2, s2, tolerance = 1e-12)
     grad <- function(t) crf_ref_gradient(t, xs, dat$y, prep$from, prep$to, K, lv, 1e-6,
                                          lw * (1 - eta))
     h <- 1e-5
