@@ -74,11 +74,16 @@
 #' added until none is left); on each working set, FISTA to a loose tolerance
 #' (at most 50 iterations) guesses the non-zero edges, L-BFGS minimises the
 #' stage-1 objective over the nodes and those edges (where the group term is
-#' differentiable), and FISTA at the tolerance asked for certifies the point
-#' or continues from it.  The
+#' differentiable) for at most 100 iterations, and 20 iterations of FISTA at
+#' the tolerance asked for certify the point or correct it (an edge that
+#' should be zero, or one that should not), in turn until the point is
+#' certified.  The
 #' L-BFGS problems (stage 2, the node fits, the choice of `lambda_v`) are
 #' solved per connected component of the graph (a label without edges is its
-#' own logistic regression).  The pseudo-likelihood is evaluated either
+#' own logistic regression), in variables scaled by the square root of the
+#' Hessian's diagonal (the edges' columns act only where a label is 1, and
+#' the constant couplings have almost no ridge: their curvatures differ by
+#' orders of magnitude).  The pseudo-likelihood is evaluated either
 #' through the \eqn{n \times K} potentials of every edge or, when cheaper
 #' (labels mostly negative, many edges), per row: an edge adds to a label's
 #' log-odds a term that does not depend on the other label (folded into the
@@ -493,8 +498,7 @@ mlcrf_stage1 <- function(prep, lambda_v, lambda_w, eta, start, tol, max_iter,
        rounds = rounds)
 }
 
-# The iterations after which the first L-BFGS polish of stage 1 looks for a
-# collapsing edge (mlcrf_stage1_set()).
+# The iterations of each L-BFGS polish of stage 1 (mlcrf_stage1_set()).
 mlcrf_polish_iter <- 100L
 
 # Stage 1 on one working set (theta: nodes, then the set's edges).  FISTA
@@ -503,11 +507,21 @@ mlcrf_polish_iter <- 100L
 # to a loose tolerance, or 50 iterations, finds the edges that are non-zero
 # (a guess: what follows corrects it); on those the group
 # term is differentiable, and L-BFGS minimises the stage-1 objective over the
-# nodes and them (stage 3 of the C code); FISTA then continues from there at
-# (a quarter of) the tolerance asked for, which certifies the point (it stops at once at a
+# nodes and them (stage 3 of the C code) for at most mlcrf_polish_iter
+# iterations; FISTA then continues from there at (a quarter of) the
+# tolerance asked for, which certifies the point (it stops at once at a
 # minimiser: its residual is the optimality condition of the whole problem,
 # zero edges included) or moves on (an edge that should be zero, or one that
-# should not).  Up to 3 such polishes, then FISTA alone to the end.
+# should not), for 20 iterations, and the next polish starts from its point
+# on its non-zero edges: until the point is certified, or the polishes have
+# used max_iter iterations, then FISTA alone to the end.  Short polishes,
+# each checked by FISTA (session s37): when the polish's edges hold one that
+# should be zero, L-BFGS crawls towards the kink of its norm at 0 (883 and
+# 1006 evaluations on folds of yeast, bench/mlcrf_speed.md), where FISTA's
+# block soft-thresholding removes it at once; and on the right edges the
+# polish's own stopping test (its gradient below tol / 10000) asks far more
+# than the certification (hundreds of iterations that moved the objective by
+# 1e-10).
 mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, max_iter, say) {
   fista <- function(theta, tol, max_iter)
     mlcrf_call_fit(prep, active, lambda_v, lambda_w, eta, theta, 1L, tol, max_iter, say = say)
@@ -520,34 +534,18 @@ mlcrf_stage1_set <- function(prep, active, lambda_v, lambda_w, eta, theta, tol, 
     return(s1)
   }
   sub <- list(m = prep$m, from = seq_along(active), K = prep$K)
-  for (polish in 1:3) {
+  left <- max_iter
+  while (left > 0L) {
     th <- s1$theta
     nz <- which(edge_norms(sub, th) > 0)
     cols <- c(seq_len(prep$m), edge_columns(sub, nz))
-    # L-BFGS to well below tol (it stops where it can no longer decrease the
-    # objective), so that FISTA's first steps certify the point.  The first
-    # polish, on the guess of 50 FISTA iterations, pauses after
-    # mlcrf_polish_iter iterations: when the guess holds an edge that should
-    # be zero, L-BFGS crawls towards the kink of its norm at 0 (883
-    # evaluations on a fold of yeast, bench/mlcrf_speed.md), where FISTA's
-    # block soft-thresholding removes it at once and the next polish, on the
-    # right edges, converges.  A polish stopped by the count still lowers the
-    # objective (L-BFGS descends), so its point is taken.
-    th0 <- th[, cols, drop = FALSE]
-    s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th0, 3L, tol / 100,
-                         if (polish == 1L) min(max_iter, mlcrf_polish_iter) else max_iter,
-                         say = say)
+    # L-BFGS to well below tol, so that FISTA's first steps certify the
+    # point.  A polish stopped by the count still lowers the objective
+    # (L-BFGS descends), so its point is taken.
+    s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, th[, cols, drop = FALSE],
+                         3L, tol / 100, min(left, mlcrf_polish_iter), say = say)
     iter <- iter + s3$iter
-    if (polish == 1L && s3$status == 1L && max_iter > mlcrf_polish_iter) {
-      # stopped by the count: on to FISTA if an edge is collapsing (its norm
-      # below a tenth of where the polish started), else polish on
-      sub_nz <- list(m = prep$m, from = seq_along(nz), K = prep$K)
-      if (all(edge_norms(sub_nz, s3$theta) > 0.1 * edge_norms(sub_nz, th0))) {
-        s3 <- mlcrf_call_fit(prep, active[nz], lambda_v, lambda_w, eta, s3$theta, 3L,
-                             tol / 100, max_iter - mlcrf_polish_iter, say = say)
-        iter <- iter + s3$iter
-      }
-    }
+    left <- left - mlcrf_polish_iter
     if (s3$status <= 1L) {
       th[, -seq_len(prep$m)] <- 0
       th[, cols] <- s3$theta

@@ -57,42 +57,9 @@ mlcrf_chisq_penalty <- function(fit, x, y, level) {
   nul[, "scale"] * stats::qchisq(1 - level, nul[, "df"])
 }
 
-# Per edge e = (a, b) of `fit` (a refit of stage 2 on the rows (x, y)): the
-# block of the negative log pseudo-likelihood's Hessian H (unpenalised) in
-# the parameters (v_a, v_b, w_e) (the standardised scale, as fit$theta;
-# v_a's (d + 1) weights, then v_b's, then the edge's K columns of d + 1),
-# and the rows' scores G (n x that many: the derivatives of each row's
-# log pseudo-likelihood terms of labels a and b), with the ridge of these
-# parameters in the refit's objective times n (`ridge`, a vector: the node
-# intercepts' tiny one, the node slopes' lambda_v, the (1,1) intercept's tiny
-# one and the edge's lambda_w (1 - eta) elsewhere, each times 2 n).
-mlcrf_edge_blocks <- function(fit, x, y) {
-  parts <- mlcrf_edge_parts(fit, x, y)
-  xs <- parts$xs
-  y <- parts$y
-  w <- parts$w
-  r <- parts$r
-  n <- nrow(xs)
-  p <- ncol(xs)
-  K <- parts$K
-  zero <- matrix(0, n, p)
-  lapply(seq_along(parts$from), function(e) {
-    a <- parts$from[e]
-    b <- parts$to[e]
-    # d z_a / d (w01, w10, w11) and d z_b / d (w01, w10, w11), per row
-    da <- if (K == 3L) cbind(-y[, b], 1 - y[, b], y[, b]) else cbind(y[, b])
-    db <- if (K == 3L) cbind(1 - y[, a], -y[, a], y[, a]) else cbind(y[, a])
-    Aa <- cbind(xs, zero, do.call(cbind, lapply(seq_len(K), function(k) xs * da[, k])))
-    Ab <- cbind(zero, xs, do.call(cbind, lapply(seq_len(K), function(k) xs * db[, k])))
-    list(H = crossprod(Aa * sqrt(w[, a])) + crossprod(Ab * sqrt(w[, b])),
-         G = Aa * r[, a] + Ab * r[, b],
-         ridge = parts$ridge(a, b),
-         nodes = seq_len(2L * p), edge = 2L * p + seq_len(K * p))
-  })
-}
-
 # The null distribution of each edge's gain in 2 PL (what the elimination
-# compares with a penalty), from the blocks of mlcrf_edge_blocks(): after
+# compares with a penalty), from each edge's block of the Hessian (the
+# plain reading: mlcrf_edge_blocks() of tests/testthat/helper-mlcrf-blocks.R): after
 # projecting out the nodes of a and b (with their ridge; the full potential
 # table's (0,1) and (1,0) weights are otherwise collinear with the node
 # weights), the edge's information S = H_ee - H_en (H_nn + P_n)^-1 H_ne and
@@ -160,7 +127,7 @@ mlcrf_edge_null <- function(fit, x, y) {
   out
 }
 
-# What mlcrf_edge_blocks() and mlcrf_edge_null() start from: the
+# What mlcrf_edge_null() (and the tests' mlcrf_edge_blocks()) start from: the
 # standardised features with an intercept (xs), the labels 0/1, each label's
 # conditional probability's weight w = pr (1 - pr) and residual r = y - pr
 # (n x m), the edges' labels (from, to, 1-based), K, and ridge(a, b): the

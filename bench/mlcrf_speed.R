@@ -16,6 +16,7 @@
 #   measures (the fits do not depend on the points after them).
 # Part 5: the steps after the grid on yeast one by one (session s36).
 # Part 6: the pruning now and the rule at tol on the structure designs.
+# Part 7: the steps after the grid as cv_mlcrf() runs them, each alone (s37).
 # Environment: MLCRF_SPEED_PARTS ("1,2,3"), MLCRF_SPEED_WORKERS (2),
 #   MLCRF_SPEED_LIMIT (1800), MLCRF_SPEED_SETS (part 3's data sets,
 #   "yeast_train,enron,cal500"), MLCRF_SPEED_SAVE (part 2: an .rds file to
@@ -199,7 +200,8 @@ if ("4" %in% parts) {
 # one by one, at the point cv_mlcrf() chooses (lambda_w the third of the
 # default path, eta 0.5; lambda_v chosen as cv_mlcrf() does, set.seed(1)):
 # the fit on all the rows at tol; the null per edge of prune = "chisq" as
-# before (its plain reading from mlcrf_edge_blocks()) and as now (weighted
+# before (its plain reading from mlcrf_edge_blocks(), now in
+# tests/testthat/helper-mlcrf-blocks.R) and as now (weighted
 # Grams); the pruning with the candidates at tol (the rule before) and at
 # fold_tol (now); the path of strengths at tol and at fold_tol.  CPU s of
 # this process; the chosen graphs compared.
@@ -217,7 +219,9 @@ if ("5" %in% parts) {
                                 progress = FALSE))
   cat(sprintf("fit on all the rows at lambda_w %.4f: %.1f s CPU, %d edges\n", lw[3], cpu_of(t),
               nrow(fit$edges)))
-  null_before <- function(fit, x, y) t(vapply(mlss:::mlcrf_edge_blocks(fit, x, y), function(b) {
+  # mlcrf_edge_blocks(): a test helper since session s37
+  source(file.path("tests", "testthat", "helper-mlcrf-blocks.R"))
+  null_before <- function(fit, x, y) t(vapply(mlcrf_edge_blocks(fit, x, y), function(b) {
     nd <- b$nodes
     ed <- b$edge
     Tn <- solve(b$H[nd, nd] + diag(b$ridge[nd]), b$H[nd, ed])
@@ -285,4 +289,36 @@ if ("6" %in% parts) {
     }
   }
   cat("same edge set:", same, "of", sum(lengths(runs)), "\n")
+}
+
+# Part 7 (session s37): the steps after the grid on yeast's training part as
+# cv_mlcrf() runs them now (the fit on all the rows at tol, its pruning with
+# the candidates at fold_tol, the path of strengths at fold_tol), each timed
+# alone (CPU s of this process), at the point cv_mlcrf() chooses (lambda_w
+# the third of the default path, eta 0.5; lambda_v as cv_mlcrf() chooses it,
+# set.seed(1)).  The grid's fold fits: bench/mlcrf_fold_path.R with
+# MLCRF_PATH_POINTS=4 MLCRF_PATH_TOL=1e-4 (fold_tol).
+if ("7" %in% parts) {
+  cpu_of <- function(t) sum(t[c("user.self", "sys.self")])
+  edge_set <- function(f) sort(paste(f$edges$from, f$edges$to, sep = "~"))
+  tol <- 1e-6
+  fold_tol <- 100 * tol
+  set.seed(1)
+  lv <- mlcrf(x, y, edges = "none", tol = tol, progress = FALSE)$lambda_v
+  top <- max(sapply(c(0.5, 1), function(e)
+    mlss:::mlcrf_lambda_range(x, y, lv, e, "full", tol, 2000)$lambda_max))
+  lw <- top * 10^seq(0, -2, length.out = 6)
+  t <- system.time(fit <- mlcrf(x, y, lambda_v = lv, lambda_w = lw[3], eta = 0.5, tol = tol,
+                                progress = FALSE))
+  cat(sprintf("fit on all the rows at lambda_w %.4f: %.1f s CPU, %d edges, stage-1 iterations %d, stage-2 %d\n",
+              lw[3], cpu_of(t), nrow(fit$edges), fit$convergence$stage1$iter,
+              fit$convergence$stage2$iter))
+  t <- system.time(pr <- mlss:::mlcrf_ebic_prune(fit, x, y, tol, 2000, 0.5, level = 0.001,
+                                                 cand_tol = fold_tol))
+  cat(sprintf("pruning (chisq): %.1f s CPU, %d candidates, %d edges kept, least criterion %.3f\n",
+              cpu_of(t), nrow(pr$ebic), nrow(pr$fit$edges), min(pr$ebic$criterion)))
+  cat("kept:", edge_set(pr$fit), "\n")
+  t <- system.time(s1 <- mlss:::mlcrf_strength_path(x, y, lw, 0.5, lv, "full", fold_tol, 2000))
+  cat(sprintf("path of strengths (6 points, eta 0.5) at fold_tol: %.1f s CPU; pairs in the graph per point %s; load %s\n",
+              cpu_of(t), paste(colSums(s1 > 0), collapse = " "), readLines("/proc/loadavg")))
 }

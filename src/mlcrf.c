@@ -68,7 +68,8 @@ static double *theta_copy(SEXP theta, const crf_problem *pr, SEXP *out)
 }
 
 /* The smooth objective (pseudo-likelihood / n plus ridge terms) and its
- * gradient at theta, and the group term: list(value, gradient, group).
+ * gradient at theta, the group term, and the scales of the L-BFGS variables
+ * (crf_scales()): list(value, gradient, group, scales).
  * mode: 0 the cheaper evaluation, 1 or 2 one of them (mlcrf_core.h). */
 SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
                      SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,
@@ -81,11 +82,13 @@ SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEX
     PROTECT(th);
     SEXP grad = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
     double value = crf_smooth(&pr, t, REAL(grad));
+    SEXP scales = PROTECT(Rf_allocMatrix(REALSXP, pr.d + 1, crf_ncol(&pr)));
+    crf_scales_last(&pr, REAL(scales));   /* at theta: no second evaluation */
     SEXP val = PROTECT(Rf_ScalarReal(value));
     SEXP group = PROTECT(Rf_ScalarReal(crf_group_penalty(&pr, t)));
-    const char *names[] = {"value", "gradient", "group", ""};
-    SEXP out = named_list(names, val, grad, group);
-    UNPROTECT(4);
+    const char *names[] = {"value", "gradient", "group", "scales", ""};
+    SEXP out = named_list(names, val, grad, group, scales);
+    UNPROTECT(5);
     return out;
 }
 

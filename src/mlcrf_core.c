@@ -580,11 +580,15 @@ static double lbfgs_value(crf_problem *pr, const double *theta, double *grad)
 }
 
 /* lbfgsb() asks for the value and the gradient separately: both come from
- * one evaluation, cached with the point it was made at. */
+ * one evaluation, cached with the point it was made at.  lbfgsb() works on
+ * u = s theta (s > 0 per parameter, see crf_scales()): the value is the
+ * same, the gradient in u is that in theta divided by s. */
 typedef struct {
     crf_problem *pr;
     size_t len;
     double *xc, *gc, fc;
+    const double *s;
+    double *th;
     int have, evals;
 } lbfgs_cache;
 
@@ -592,10 +596,67 @@ static void cache_eval(int n, const double *par, lbfgs_cache *c)
 {
     if (c->have && memcmp(par, c->xc, (size_t) n * sizeof(double)) == 0) return;
     memcpy(c->xc, par, (size_t) n * sizeof(double));
-    c->fc = lbfgs_value(c->pr, par, c->gc);
+    for (int k = 0; k < n; k++) c->th[k] = par[k] / c->s[k];
+    c->fc = lbfgs_value(c->pr, c->th, c->gc);
+    for (int k = 0; k < n; k++) c->gc[k] /= c->s[k];
     c->have = 1;
     c->evals++;
     crf_progress(c->pr, "stage 2 (L-BFGS)", c->evals, c->fc);
+}
+
+/* The scales s of crf_lbfgs_one()'s variables u = s theta: the square root
+ * of the diagonal of the smooth objective's Hessian at theta, each column's
+ * loss part taken from its intercept, sum_i w_i / n with w_i the curvature
+ * p (1 - p) of the conditionals the column enters, times the square of its
+ * coefficient there (the features are standardised: their squares average
+ * 1), plus the ridge of each entry.  The columns differ widely: an edge's
+ * columns act only in the rows where a label is 1 (a rare label's very few),
+ * and the constant coupling (the (1,1) intercept) has almost no ridge.
+ * Curvatures below 1e-6 (a saturated label without ridge) are taken as 1e-6,
+ * so that s > 0.  lbfgsb()'s test on the gradient is then on that in u. */
+static double scale_of(double h) { return sqrt(fmax(h, 1e-6)); }
+
+void crf_scales(crf_problem *pr, const double *theta, double *s)
+{
+    crf_smooth(pr, theta, NULL);
+    crf_scales_last(pr, s);
+}
+
+void crf_scales_last(crf_problem *pr, double *s)
+{
+    int n = pr->n, m = pr->m, E = pr->E, K = pr->K, p = pr->d + 1;
+    const double *y = pr->y;
+    double *G = pr->G;   /* sigmoid - y of every conditional */
+    for (size_t k = 0; k < (size_t) n * m; k++) {
+        double q = G[k] + y[k];
+        G[k] = q * (1.0 - q);
+    }
+    for (int l = 0; l < m; l++) {
+        double h = 0.0;
+        for (int i = 0; i < n; i++) h += G[IDX(i, l, n)];
+        h /= n;
+        s[IDX(0, l, p)] = scale_of(h + 2.0 * pr->lambda0);
+        for (int j = 1; j < p; j++) s[IDX(j, l, p)] = scale_of(h + 2.0 * pr->lambda_v[l]);
+    }
+    for (int e = 0; e < E; e++) {
+        int a = pr->from[e], b = pr->to[e];
+        double h[3] = {0.0, 0.0, 0.0};
+        for (int i = 0; i < n; i++) {
+            double ya = y[IDX(i, a, n)], yb = y[IDX(i, b, n)];
+            double wa = G[IDX(i, a, n)], wb = G[IDX(i, b, n)];
+            h[K - 1] += wa * yb + wb * ya;                 /* (1,1) */
+            if (K == 3) {
+                h[0] += wa * yb + wb * (1.0 - ya);         /* (0,1) */
+                h[1] += wa * (1.0 - yb) + wb * ya;         /* (1,0) */
+            }
+        }
+        for (int k = 0; k < K; k++) {
+            size_t c = (size_t) m + (size_t) e * K + k;
+            double hk = h[k] / n;
+            s[IDX(0, c, p)] = scale_of(hk + 2.0 * edge_intercept_ridge(pr, c));
+            for (int j = 1; j < p; j++) s[IDX(j, c, p)] = scale_of(hk + 2.0 * pr->ridge_w);
+        }
+    }
 }
 
 static double lb_fn(int n, double *par, void *ex)
@@ -730,9 +791,15 @@ static int crf_lbfgs_one(crf_problem *pr, double *theta, int maxit, double tol, 
                          double *objective)
 {
     size_t len = (size_t) (pr->d + 1) * crf_ncol(pr);
-    lbfgs_cache c = {pr, len, NULL, NULL, 0.0, 0, 0};
+    lbfgs_cache c = {pr, len, NULL, NULL, 0.0, NULL, NULL, 0, 0};
     c.xc = (double *) R_alloc(len, sizeof(double));
     c.gc = (double *) R_alloc(len, sizeof(double));
+    c.th = (double *) R_alloc(len, sizeof(double));
+    double *s = (double *) R_alloc(len, sizeof(double));
+    crf_scales(pr, theta, s);
+    c.s = s;
+    double *u = (double *) R_alloc(len, sizeof(double));
+    for (size_t k = 0; k < len; k++) u[k] = theta[k] * s[k];
     double *lo = (double *) R_alloc(len, sizeof(double));
     double *up = (double *) R_alloc(len, sizeof(double));
     int *nbd = (int *) R_alloc(len, sizeof(int));
@@ -742,8 +809,9 @@ static int crf_lbfgs_one(crf_problem *pr, double *theta, int maxit, double tol, 
     char msg[60];
     /* factr in units of the machine epsilon: relative decrease tol^2 */
     double factr = fmax(tol * tol / DBL_EPSILON, 10.0);
-    lbfgsb((int) len, 10, theta, lo, up, nbd, &fmin, lb_fn, lb_gr, &fail, &c, factr,
+    lbfgsb((int) len, 10, u, lo, up, nbd, &fmin, lb_fn, lb_gr, &fail, &c, factr,
            tol * 1e-2, &fncount, &grcount, maxit, msg, 0, 10);
+    for (size_t k = 0; k < len; k++) theta[k] = u[k] / s[k];
     *iter = grcount;
     *objective = fmin;
     if (fail == 1) return MLCRF_NOT_CONVERGED;

@@ -164,7 +164,7 @@ test_that("the edge blocks of prune = 'chisq' are the pseudo-likelihood's Hessia
     fit <- suppressWarnings(mlcrf(x, y, lambda_v = 0.05, lambda_w = 0.02, eta = 0.5,
                                   edges = "full", edge_type = edge_type, tol = 1e-9))
     expect_identical(nrow(fit$edges), 3L)
-    blocks <- mlss:::mlcrf_edge_blocks(fit, x, y)
+    blocks <- mlcrf_edge_blocks(fit, x, y)
     xs <- crf_ref_standardise(x)
     from <- match(fit$edges$from, colnames(y))
     to <- match(fit$edges$to, colnames(y))
@@ -468,7 +468,7 @@ test_that("the null per edge equals its plain-R reading from the Hessian and sco
   for (edge_type in c("full", "ising")) {
     fit <- suppressWarnings(mlcrf(x, y, lambda_v = 0.05, lambda_w = 0.02, eta = 0.5,
                                   edges = "full", edge_type = edge_type, tol = 1e-9))
-    ref <- t(vapply(mlss:::mlcrf_edge_blocks(fit, x, y), function(b) {
+    ref <- t(vapply(mlcrf_edge_blocks(fit, x, y), function(b) {
       nd <- b$nodes
       ed <- b$edge
       Tn <- solve(b$H[nd, nd] + diag(b$ridge[nd]), b$H[nd, ed])

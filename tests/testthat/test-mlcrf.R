@@ -29,6 +29,47 @@ test_that("the pseudo-likelihood objective and its gradient match plain R and fi
   }
 })
 
+test_that("the scales of the L-BFGS variables are the Hessian's diagonal, from each column's intercept", {
+  # crf_lbfgs() works on theta times these scales; the intercept row of
+  # their squares is the exact diagonal of the smooth objective's Hessian
+  # (central differences of the plain-R gradient), and the slopes of a
+  # column take its intercept's loss part with their own ridge
+  dat <- crf_small_data(n = 60)
+  dat$y[, 2] <- dat$y[, 1] * dat$y[, 3]  # a rarer label, and dependent ones
+  ns <- asNamespace("mlss")
+  xs <- crf_ref_standardise(dat$x)
+  lw <- 0.3
+  eta <- 0.4
+  for (type in c("full", "ising")) {
+    prep <- ns$mlcrf_prepare(dat$x, dat$y == 1, type)
+    E <- length(prep$from)
+    K <- prep$K
+    set.seed(3)
+    theta <- matrix(rnorm(4 * (4 + E * K)), 4)
+    lv <- runif(4)
+    s2 <- ns$mlcrf_call_objective(prep, seq_len(E), lv, lw, eta, theta)$scales^2
+    for (mode in 1:2)  # the two evaluations of the pseudo-likelihood give the same
+      expect_equal(ns$mlcrf_call_objective(prep, seq_len(E), lv, lw, eta, theta,
+                                           mode = mode)$scales^2, s2, tolerance = 1e-12)
+    grad <- function(t) crf_ref_gradient(t, xs, dat$y, prep$from, prep$to, K, lv, 1e-6,
+                                         lw * (1 - eta))
+    h <- 1e-5
+    diag0 <- vapply(seq_len(ncol(theta)), function(c) {
+      tp <- theta; tp[1, c] <- tp[1, c] + h
+      tm <- theta; tm[1, c] <- tm[1, c] - h
+      (grad(tp)[1, c] - grad(tm)[1, c]) / (2 * h)
+    }, 0)
+    expect_equal(s2[1, ], diag0, tolerance = 1e-6)
+    ridge <- matrix(2 * lw * (1 - eta), 4, ncol(theta))
+    ridge[, 1:4] <- rep(2 * lv, each = 4)
+    ridge[1, 1:4] <- 2 * 1e-6
+    ridge[1, 4 + K * seq_len(E)] <- 2 * 1e-3  # the (1,1) intercepts
+    loss <- s2 - ridge
+    expect_equal(loss[-1, ], loss[rep(1, 3), ], tolerance = 1e-12)
+    expect_true(all(loss > 0))
+  }
+})
+
 test_that("the objective on a sparse x equals the one on the dense x", {
   dat <- crf_small_data()
   dat$x[abs(dat$x) < 0.7] <- 0
@@ -434,4 +475,84 @@ test_that("cv_mlcrf() fits the folds to fold_tol and the rows to tol", {
                  progress = FALSE)
   expect_gt(max(abs(loose$theta - full$theta)), 1e-7)
   expect_error(cv_mlcrf(X, Y, lambda_v = 0.01, fold_tol = 0, progress = FALSE), "'fold_tol'")
+})
+
+test_that("stage 1's L-BFGS polishes are short, each followed by FISTA's certification", {
+  # mlcrf_stage1_set() with the C calls recorded, polishes of 5 iterations:
+  # the sequence of its comments, replayed on the record
+  ns <- asNamespace("mlss")
+  set.seed(1)
+  rows <- sample(nrow(yeast$x), 300)
+  x <- yeast$x[rows, 1:15]
+  y <- yeast$y[rows, 1:6]
+  prep <- ns$mlcrf_prepare(x, y, "full")
+  lv <- rep(0.01, 6)
+  nodes <- ns$mlcrf_call_fit(prep, integer(0), lv, 0, 0.5, matrix(0, 16, 6), 2L, 1e-6, 2000L)
+  active <- seq_along(prep$from)
+  theta <- cbind(nodes$theta, matrix(0, 16, 3 * length(active)))
+  calls <- list()
+  env <- new.env(parent = ns)
+  env$mlcrf_polish_iter <- 5L
+  env$mlcrf_call_fit <- function(prep, which, lambda_v, lambda_w, eta, theta, stage, tol,
+                                 max_iter, mode = 0L, say = NULL) {
+    r <- ns$mlcrf_call_fit(prep, which, lambda_v, lambda_w, eta, theta, stage, tol, max_iter)
+    calls[[length(calls) + 1L]] <<- list(stage = stage, which = which, tol = tol,
+                                         max_iter = max_iter, status = r$status,
+                                         start = theta, end = r$theta)
+    r
+  }
+  f <- ns$mlcrf_stage1_set
+  environment(f) <- env
+  tol <- 1e-6
+  fit <- f(prep, active, lv, 0.1, 0.5, theta, tol, 2000L, function(...) NULL)
+  st <- vapply(calls, `[[`, 0L, "stage")
+  pol <- which(st == 3L)
+  expect_true(length(pol) > 3)  # several polishes were needed here
+  # the FISTA guess first, then polish and certification in turn, certified at the end
+  expect_identical(st, c(1L, rep(c(3L, 1L), length(pol))))
+  nonzero <- function(th, which) {
+    w <- th[, -(1:6), drop = FALSE]
+    which[colSums(matrix(colSums(w^2), 3)) > 0]
+  }
+  for (k in pol) {
+    expect_true(calls[[k]]$max_iter <= 5L)
+    cert <- calls[[k + 1L]]
+    expect_equal(c(cert$tol, cert$max_iter), c(tol / 4, 20))
+    # the polish on the edges the step before left non-zero, from its point
+    expect_identical(calls[[k]]$which, nonzero(calls[[k - 1L]]$end, calls[[k - 1L]]$which))
+    cols <- c(1:6, 6 + as.vector(outer(1:3, (match(calls[[k]]$which, active) - 1) * 3, "+")))
+    expect_identical(calls[[k]]$start, calls[[k - 1L]]$end[, cols])
+    # FISTA from the polish's point (its other edges zero)
+    expect_identical(cert$start[, cols], calls[[k]]$end)
+    expect_true(all(cert$start[, -cols] == 0))
+    expect_identical(cert$status == 0L, k == max(pol))
+  }
+  # the same point as with the default polishes (both certified at tol)
+  ref <- ns$mlcrf_stage1_set(prep, active, lv, 0.1, 0.5, theta, tol, 2000L, function(...) NULL)
+  expect_identical(fit$status, 0L)
+  expect_identical(ns$edge_norms(prep, fit$theta) > 0, ns$edge_norms(prep, ref$theta) > 0)
+  expect_equal(fit$theta, ref$theta, tolerance = 1e-4)
+})
+
+test_that("stage 2's L-BFGS runs on the scaled variables: the iterates of optim() on them", {
+  # the same lbfgsb() through optim(), on u = s theta with s the scales at
+  # the start: the same evaluations and the same point (a gradient or a
+  # start not transformed as the scaling requires changes the iterates)
+  dat <- crf_small_data(n = 80, m = 3)
+  dat$y[, 2] <- dat$y[, 1] * dat$y[, 3]  # a rarer label
+  ns <- asNamespace("mlss")
+  prep <- ns$mlcrf_prepare(dat$x, dat$y == 1, "full")
+  lv <- c(0.05, 0.1, 0.02)
+  th0 <- matrix(0, 4, 3 + 3 * 3)
+  tol <- 1e-6
+  got <- ns$mlcrf_call_fit(prep, 1:3, lv, 0.1, 0.5, th0, 2L, tol, 500L)
+  s <- as.vector(ns$mlcrf_call_objective(prep, 1:3, lv, 0.1, 0.5, th0)$scales)
+  obj <- function(u) ns$mlcrf_call_objective(prep, 1:3, lv, 0.1, 0.5, u / s)
+  ref <- stats::optim(as.vector(th0) * s, function(u) obj(u)$value,
+                      function(u) as.vector(obj(u)$gradient) / s, method = "L-BFGS-B",
+                      control = list(factr = max(tol^2 / .Machine$double.eps, 10),
+                                     pgtol = tol * 1e-2, lmm = 10, maxit = 500))
+  expect_identical(got$iter, unname(ref$counts[["gradient"]]))
+  expect_equal(as.vector(got$theta), ref$par / s, tolerance = 1e-10)
+  expect_equal(got$objective, ref$value, tolerance = 1e-12)
 })
