@@ -512,7 +512,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
     start[!miss] <- ynum[!miss]
   }
   factor <- !is.null(prep$G)
-  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram")) - 1L,
+  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram", "projected")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart),
            as.integer(isTRUE(eig_warm_gram)),
            match(stop, c("objective", "terms", "settled")) - 1L)
