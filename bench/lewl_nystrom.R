@@ -76,7 +76,8 @@ for (name in sets) {
                       t(m), d_ap = m[["ap"]] - base[["ap"]],
                       d_micro_auc = m[["micro_auc"]] - base[["micro_auc"]],
                       d_macro_auc = m[["macro_auc"]] - base[["macro_auc"]],
-                      iterations = fit$iterations, cpu_s = tt[[1]] + tt[[2]],
+                      iterations = fit$iterations,
+                      products = round(mean(fit$eig_products)), cpu_s = tt[[1]] + tt[[2]],
                       elapsed_s = tt[[3]])
       print(r, digits = 4, row.names = FALSE)
       rows[[length(rows) + 1]] <- r

@@ -801,12 +801,13 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             double presid = 0.0;
             int gs = gram ? zstep_gram(opt, K, GtG, Yt, S, U, values, Z)
                 : projected ? zstep_projected(opt, K, &pf, Yt, values, Z, &presid) : 1;
-            /* "auto" keeps the projected route only where its first Z-step's
-               Ritz residuals are below LEWL_PROJECTED_RESID of theta_k, else
-               the eigensolver's exact eigenvectors (from the projected ones) */
-            if (gs == 0 && projected && it == 0 && opt->eig_method == LEWL_EIG_AUTO &&
-                !(presid <= LEWL_PROJECTED_RESID)) {
-                projected = 0;
+            /* "auto" keeps a projected Z-step only where its Ritz residuals
+               are at most LEWL_PROJECTED_RESID of theta_k; else this Z-step
+               takes the eigensolver's exact eigenvectors, started from the
+               projected ones */
+            int from_projected = gs == 0 && projected &&
+                opt->eig_method == LEWL_EIG_AUTO && !(presid <= LEWL_PROJECTED_RESID);
+            if (from_projected) {
                 memcpy(X, Z, sizeof(double) * (size_t) n * k);
                 gs = 1;
             }
@@ -823,7 +824,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                    alternating updates converge slowly, so the path's deviations
                    add up: measured, 0.008 in the recovered entries of medical */
                 int rst = 0, prd = 0;
-                if (warm_gram) {
+                if (warm_gram && !from_projected) {
                     /* Z and values as scratch; on failure the previous X */
                     lewl_kernel lowrank = *K;
                     lowrank.dg = NULL;
