@@ -397,10 +397,17 @@ typedef struct {
     double *VDV;         /* rv x rv: V' diag(dg) V */
     double *Vd, *Vd2;    /* rv: V'dg, V'dg^2 */
     double s1, s2, s3;   /* sums of dg, dg^2, dg^3 */
+    /* G'[Yt, dg Yt] = G'[Y0, dg Y0] + the missing entries' part, Y0 the
+       observed entries (fixed over the run) with 0 where missing: GY0 (r x
+       2c) once; per iteration a pass over the rows of G' (Gt, r x n) with a
+       missing entry, in the missing entries' row lists mp, mi */
+    double *Gt, *GY0;
+    int *mp, *mi;
 } proj_fixed;
 
+/* Yt: the starting point (its observed entries stay fixed); missing: n x c. */
 static int proj_prepare(const lewl_options *opt, const lewl_kernel *ker, const double *GtG,
-                        proj_fixed *pf)
+                        const double *Yt, const int *missing, proj_fixed *pf)
 {
     int n = opt->n, r = ker->r, t = 0;
     const double *G = ker->K, *dg = ker->dg;
@@ -452,6 +459,32 @@ static int proj_prepare(const lewl_options *opt, const lewl_kernel *ker, const d
     for (size_t q = 0; q < (size_t) t * t; q++) pf->AVV[q] = opt->lambda * pf->VDV[q];
     for (int j = 0; j < t; j++) pf->AVV[IDX(j, j, t)] += opt->lambda * ev[j];
     gemm('T', 'N', t, 2, r, 1.0, O, r, gd, r, 0.0, pf->Vd, t);
+    int c = opt->c;
+    if (c > 0) {
+        double *Y0 = (double *) R_alloc((size_t) n * 2 * c, sizeof(double));
+        pf->GY0 = (double *) R_alloc((size_t) r * 2 * c, sizeof(double));
+        pf->mp = (int *) R_alloc((size_t) n + 1, sizeof(int));
+        size_t nm = 0;
+        for (int l = 0; l < c; l++)
+            for (int i = 0; i < n; i++) {
+                double y = missing[IDX(i, l, n)] ? 0.0 : Yt[IDX(i, l, n)];
+                Y0[IDX(i, l, n)] = y;
+                Y0[IDX(i, c + l, n)] = dg[i] * y;
+                nm += missing[IDX(i, l, n)] != 0;
+            }
+        gemm('T', 'N', r, 2 * c, n, 1.0, G, n, Y0, n, 0.0, pf->GY0, r);
+        pf->mi = (int *) R_alloc(nm + 1, sizeof(int));
+        size_t q = 0;
+        for (int i = 0; i < n; i++) {
+            pf->mp[i] = (int) q;
+            for (int l = 0; l < c; l++)
+                if (missing[IDX(i, l, n)]) pf->mi[q++] = l;
+        }
+        pf->mp[n] = (int) q;
+        pf->Gt = (double *) R_alloc((size_t) r * n, sizeof(double));
+        for (int j = 0; j < r; j++)
+            for (int i = 0; i < n; i++) pf->Gt[IDX(j, i, r)] = G[IDX(i, j, n)];
+    }
     return 0;
 }
 
@@ -496,7 +529,19 @@ static int zstep_projected(const lewl_options *opt, const lewl_kernel *ker,
             RDR[IDX(0, 2 + l, c2)] = RDR[IDX(2 + l, 0, c2)] = b;
             RDR[IDX(1, 2 + l, c2)] = RDR[IDX(2 + l, 1, c2)] = e;  /* (dg^2)'y */
         }
-        gemm('T', 'N', r, 2 * c, n, 1.0, G, n, YD, n, 0.0, GY, r);
+        memcpy(GY, pf->GY0, sizeof(double) * (size_t) r * 2 * c);
+        for (int i = 0; i < n; i++) {
+            const double *g = pf->Gt + IDX(0, i, r);
+            for (int q = pf->mp[i]; q < pf->mp[i + 1]; q++) {
+                int l = pf->mi[q];
+                double v = Yt[IDX(i, l, n)], vd = dg[i] * v;
+                double *a1 = GY + IDX(0, l, r), *a2 = GY + IDX(0, c + l, r);
+                for (int j = 0; j < r; j++) {
+                    a1[j] += v * g[j];
+                    a2[j] += vd * g[j];
+                }
+            }
+        }
         gemm('T', 'N', c, 2 * c, n, 1.0, Yt, n, YD, n, 0.0, YY, c);
         for (int j = 0; j < c; j++)
             for (int i = 0; i < c; i++) {
@@ -731,7 +776,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     }
     proj_fixed pf;
     if (projected) {
-        int info = proj_prepare(opt, K, GtG, &pf);
+        int info = proj_prepare(opt, K, GtG, Yt, missing, &pf);
         if (info != 0) return LEWL_ERR_EIGEN;
     }
     trace->unconverged = 0;

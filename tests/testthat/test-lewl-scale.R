@@ -227,6 +227,14 @@ test_that("the projected Z-step: Rayleigh-Ritz on the span of the low-rank part"
     expect_gt(ang, 1e-6)
     expect_lt(ang, 0.1)
   }
+  # the second iteration's Z-step at the first one's completed matrix (the
+  # missing entries' part of G'Yt taken afresh, the observed part once)
+  two <- lapply(1:2, function(it) with_eigen("projected", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, prep, 3, 2, 1, "exact", 0.5, 0, it))))
+  ref2 <- ref_projected_zstep(unname(two[[1]]$completed), prep$G, prep$dg, 2, 3,
+                              exact = FALSE)
+  expect_lt(max_sin_angle(two[[2]]$Z, ref2$Z), 1e-8)
+  expect_equal(two[[2]]$values, ref2$values, tolerance = 1e-9)
   # the eigensolver still gives the exact eigenvectors
   ref <- ref_projected_zstep(Yt, prep$G, prep$dg, 2, 3)
   it <- with_eigen("iterative", suppressWarnings(
