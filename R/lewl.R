@@ -233,7 +233,7 @@
 #'   eigensolver's exact eigenvectors, started from them
 #'   (`options(mlss.lewl_eigen = "iterative")`: the eigensolver at every
 #'   step).  Measured (k = m, lambda = 1, `bench/lewl_scale_results.md`): at
-#'   20000 enron-shaped rows every Z-step kept the projection, 2.83 CPU s per
+#'   20000 enron-shaped rows every Z-step kept the projection, 2.37 CPU s per
 #'   iteration against 29.3 with the eigensolver (the residuals 0.3\% of
 #'   theta_k); on yeast (2417 rows, the Nystrom route forced) the same, and
 #'   the hidden entries' AP and AUC within 0.0004 of the exact route; on

@@ -383,9 +383,10 @@ static int zstep_gram(const lewl_options *opt, const lewl_kernel *ker, const dou
  * - lambda diag(dg))^{-1} B S B' z: its part outside span(B) is
  * lambda (I - P_B) diag(dg) z / theta, of the order lambda max(dg) / theta
  * (dg <= 1; 1 / 355 at the 27th eigenvalue of 20000 enron-shaped rows), so
- * this is an approximation of the Z-step, the price of no eigensolver
- * products: per iteration G'[Yt, dg Yt] and Z = B X, O(n r c), against
- * 252-630 products of O(n (r + c)) each.  The orthonormal basis [V, Q2] of
+ * this is an approximation of the Z-step (lewl_run() keeps it only where
+ * those residuals are small), the price of no eigensolver products: per
+ * iteration the missing entries' part of G'[Yt, dg Yt] and Z = B X, O(n r
+ * c), against 252-630 products of O(n (r + c)) each.  The orthonormal basis [V, Q2] of
  * span(B) is never formed: V = G Vc from G'G (once per run, proj_fixed),
  * Q2 = (I - V V') [1, dg, Yt] C2 from its Gram matrix; the Ritz vectors are
  * orthonormalised at the end (Z (Z'Z)^{-1/2}), against the rounding of
@@ -853,7 +854,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             int from_projected = gs == 0 && projected &&
                 opt->eig_method == LEWL_EIG_AUTO && !(presid <= LEWL_PROJECTED_RESID);
             if (from_projected) {
-                memcpy(X, Z, sizeof(double) * (size_t) n * k);
+                if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);
                 gs = 1;
             }
             if (gs < 0) return LEWL_ERR_EIGEN;

@@ -283,4 +283,12 @@ test_that("auto takes the projected route only where its residuals are small", {
     }
   }
   expect_identical(seen, c(TRUE, TRUE, FALSE))  # both branches taken
+  # where the eigensolver's basis would exceed n (here a deep Krylov basis),
+  # a projected step over the bound falls back to the dense route
+  pr$dg <- prep$dg * 20
+  deep <- suppressWarnings(mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1,
+                                             eig_depth = 200L))
+  it <- with_eigen("iterative", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1)))
+  expect_lt(max_sin_angle(deep$Z, it$Z), 1e-8)
 })
