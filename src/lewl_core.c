@@ -775,7 +775,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
         S = (double *) R_alloc((size_t) pp * pp, sizeof(double));
         U = (double *) R_alloc((size_t) pp * k, sizeof(double));
     }
-    proj_fixed pf;
+    proj_fixed pf = {0};
     if (projected) {
         int info = proj_prepare(opt, K, GtG, Yt, missing, &pf);
         if (info != 0) return LEWL_ERR_EIGEN;
