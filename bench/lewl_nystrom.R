@@ -20,7 +20,11 @@
 # first Nystrom row, and the exact figures come from an earlier run).
 # LEWL_NYS_STOP (unset: lewl()'s default stopping test; "settled", "objective"
 # or "terms": options(mlss.lewl_stop)), LEWL_NYS_ACCEL (unset: lewl()'s
-# default; a depth d: options(mlss.lewl_accel = d)), LEWL_NYS_LIB (the build).
+# default; a depth d: options(mlss.lewl_accel = d)), LEWL_NYS_LIB (the build),
+# LEWL_NYS_EIGEN ("auto": the Z-step lewl() takes, options(mlss.lewl_eigen);
+# "auto,iterative": the Nystrom fits both by the default route (with the
+# diagonal: the projected Z-step, session s37) and by the eigensolver's exact
+# eigenvectors).
 # Results: bench/lewl_nystrom_results.md.
 lib <- Sys.getenv("LEWL_NYS_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
@@ -34,6 +38,7 @@ rates <- as.numeric(strsplit(Sys.getenv("LEWL_NYS_RATES", "0.3,0.7"), ",")[[1]])
 marks <- as.integer(strsplit(Sys.getenv("LEWL_NYS_LANDMARKS", "500"), ",")[[1]])
 half_k <- Sys.getenv("LEWL_NYS_K", "default") == "half"
 diags <- as.logical(strsplit(Sys.getenv("LEWL_NYS_DIAG", "TRUE"), ",")[[1]])
+eigens <- strsplit(Sys.getenv("LEWL_NYS_EIGEN", "auto"), ",")[[1]]
 options(mlss.lewl_nystrom_diag = diags[1])
 cat("lewl Nystrom vs exact;", R.version.string, "; stop:", getOption("mlss.lewl_stop", "default"),
     "; accel:", getOption("mlss.lewl_accel", "default"), "; diag:",
@@ -50,12 +55,15 @@ for (name in sets) {
     hidden <- is.na(ymiss)
     routes <- c(if (as.logical(Sys.getenv("LEWL_NYS_EXACT", "TRUE")))
                   list(list(approx = "exact", landmarks = NULL)),
-                unlist(lapply(diags, function(dg) lapply(marks, function(r)
-                  list(approx = "nystrom", landmarks = r, diag = dg))), recursive = FALSE))
+                unlist(lapply(diags, function(dg) unlist(lapply(marks, function(r)
+                  lapply(eigens, function(e) list(approx = "nystrom", landmarks = r, diag = dg,
+                                                  eigen = e))), recursive = FALSE)),
+                       recursive = FALSE))
     base <- NULL
     for (rt in routes) {
       set.seed(1)
       options(mlss.lewl_nystrom_diag = if (is.null(rt$diag)) TRUE else rt$diag)
+      options(mlss.lewl_eigen = if (is.null(rt$eigen)) "auto" else rt$eigen)
       tt <- system.time(fit <- suppressWarnings(
         lewl(d$x, ymiss, k = if (half_k) ceiling(ncol(ymiss) / 2), approx = rt$approx,
              landmarks = rt$landmarks)))
@@ -64,10 +72,12 @@ for (name in sets) {
       r <- data.frame(set = name, n = nrow(y), rate = rate, route = rt$approx,
                       landmarks = if (is.null(rt$landmarks)) NA else rt$landmarks,
                       diag = if (is.null(rt$diag)) NA else rt$diag,
+                      eigen = if (is.null(rt$eigen)) "auto" else rt$eigen,
                       t(m), d_ap = m[["ap"]] - base[["ap"]],
                       d_micro_auc = m[["micro_auc"]] - base[["micro_auc"]],
                       d_macro_auc = m[["macro_auc"]] - base[["macro_auc"]],
-                      iterations = fit$iterations, cpu_s = tt[[1]] + tt[[2]],
+                      iterations = fit$iterations,
+                      products = round(mean(fit$eig_products)), cpu_s = tt[[1]] + tt[[2]],
                       elapsed_s = tt[[3]])
       print(r, digits = 4, row.names = FALSE)
       rows[[length(rows) + 1]] <- r

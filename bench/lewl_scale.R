@@ -80,7 +80,8 @@ one_size <- function(n, iters, approx) {
              prepare_s = t_prep[["elapsed"]], prepare_cpu = cpu(t_prep),
              first_iter_s = t1[["elapsed"]], first_iter_cpu = cpu(t1), iters = iters,
              per_iter_s = tn[["elapsed"]] / iters, per_iter_cpu = cpu(tn) / iters,
-             peak_rss_mb = round(peak_mb()), r_heap_max_mb = round(sum(gc()[, 6])))
+             peak_rss_mb = round(peak_mb()), r_heap_max_mb = round(sum(gc()[, 6])),
+             products = if (iters > 1) paste(fit$eig_products, collapse = " ") else NA)
 }
 
 if (sys.nframe() > 0L) {

@@ -14,7 +14,7 @@
  * symmetric n x n weight matrix (dgCMatrix, both triangles); k, lambda, beta,
  * max_iter, tol (the objective's, or c(objective's, entries' xtol)), recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
  * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
- * / 2 iterative, block, depth, max_restart, warm_gram, stop_rule); eig_tol; relax: the over-relaxation
+ * / 2 iterative / 3 gram / 4 projected, block, depth, max_restart, warm_gram, stop_rule); eig_tol; relax: the over-relaxation
  * of the exact recovery step, in [1, 2); accel: the depth of the Anderson
  * mixing of the missing entries (0: none).
  * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
@@ -58,7 +58,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                         INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax),
                         Rf_asInteger(accel), INTEGER(eig)[4], INTEGER(eig)[5],
                         XLENGTH(tol) > 1 ? REAL(tol)[1] : 0.0};
-    if (opt.eig_method < 0 || opt.eig_method > 3 || opt.eig_block < 1 ||
+    if (opt.eig_method < 0 || opt.eig_method > 4 || opt.eig_block < 1 ||
         opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0) ||
         !(opt.relax >= 1.0 && opt.relax < 2.0) || opt.accel < 0 || opt.accel > 50 ||
         opt.stop_rule < LEWL_STOP_OBJECTIVE || opt.stop_rule > LEWL_STOP_SETTLED ||

@@ -376,6 +376,342 @@ static int zstep_gram(const lewl_options *opt, const lewl_kernel *ker, const dou
     return 0;
 }
 
+/* The projected route of the factor with its diagonal (H K H ~ G G' + H
+ * diag(dg) H): Rayleigh-Ritz of M = Yt Yt' + lambda (G G' + H diag(dg) H) on
+ * span(B), B = [G, 1, dg, Yt], the span of M's low-rank part (M = diag(lambda
+ * dg) + B S B' for some S).  An eigenvector z of eigenvalue theta is (theta I
+ * - lambda diag(dg))^{-1} B S B' z: its part outside span(B) is
+ * lambda (I - P_B) diag(dg) z / theta, of the order lambda max(dg) / theta
+ * (dg <= 1; 1 / 355 at the 27th eigenvalue of 20000 enron-shaped rows), so
+ * this is an approximation of the Z-step (lewl_run() keeps it only where
+ * those residuals are small), the price of no eigensolver products: per
+ * iteration the missing entries' part of G'[Yt, dg Yt] and Z = B X, O(n r
+ * c), against 252-630 products of O(n (r + c)) each.  The orthonormal basis [V, Q2] of
+ * span(B) is never formed: V = G Vc from G'G (once per run, proj_fixed),
+ * Q2 = (I - V V') [1, dg, Yt] C2 from its Gram matrix; the Ritz vectors are
+ * orthonormalised at the end (Z (Z'Z)^{-1/2}), against the rounding of
+ * these small Gram matrices. */
+typedef struct {
+    int rv;              /* columns of V = G Vc (G'G's eigenvalues above 1e-10 of the top) */
+    double *Vc;          /* r x rv: O diag(sigma)^{-1} */
+    double *AVV;         /* rv x rv: lambda V'(G G' + diag(dg)) V (V is centred) */
+    double *VDV;         /* rv x rv: V' diag(dg) V */
+    double *Vd, *Vd2;    /* rv: V'dg, V'dg^2 */
+    double s1, s2, s3;   /* sums of dg, dg^2, dg^3 */
+    /* G'[Yt, dg Yt] = G'[Y0, dg Y0] + the missing entries' part, Y0 the
+       observed entries (fixed over the run) with 0 where missing: GY0 (r x
+       2c) once; per iteration a pass over the rows of G' (Gt, r x n) with a
+       missing entry, in the missing entries' row lists mp, mi */
+    double *Gt, *GY0;
+    int *mp, *mi;
+} proj_fixed;
+
+/* Yt: the starting point (its observed entries stay fixed); missing: n x c. */
+static int proj_prepare(const lewl_options *opt, const lewl_kernel *ker, const double *GtG,
+                        const double *Yt, const int *missing, proj_fixed *pf)
+{
+    int n = opt->n, r = ker->r, t = 0;
+    const double *G = ker->K, *dg = ker->dg;
+    double *A = (double *) R_alloc((size_t) r * r, sizeof(double));
+    double *ev = (double *) R_alloc((size_t) r, sizeof(double));
+    double *O = (double *) R_alloc((size_t) r * r, sizeof(double));
+    memcpy(A, GtG, sizeof(double) * (size_t) r * r);
+    int info = sym_eigen_desc(r, A, 1e-10, &t, ev, O);
+    if (info != 0) return info > 0 ? -info : info;
+    pf->rv = t;
+    pf->Vc = O;  /* its first t columns, scaled */
+    for (int j = 0; j < t; j++)
+        for (int i = 0; i < r; i++) O[IDX(i, j, r)] /= sqrt(ev[j]);
+    /* G' diag(dg) G by dsyrk on sqrt(dg) G, in blocks of rows; G'dg, G'dg^2 */
+    double *GtDG = (double *) R_alloc((size_t) r * r, sizeof(double));
+    double *gd = (double *) R_alloc((size_t) r * 2, sizeof(double));
+    memset(GtDG, 0, sizeof(double) * (size_t) r * r);
+    memset(gd, 0, sizeof(double) * (size_t) r * 2);
+    int blk = 2048;
+    double *Sb = (double *) R_alloc((size_t) blk * r, sizeof(double));
+    double one = 1.0;
+    pf->s1 = pf->s2 = pf->s3 = 0.0;
+    for (int i0 = 0; i0 < n; i0 += blk) {
+        int nb = n - i0 < blk ? n - i0 : blk;
+        for (int j = 0; j < r; j++)
+            for (int i = 0; i < nb; i++) {
+                double g = G[IDX(i0 + i, j, n)], d = dg[i0 + i];
+                Sb[IDX(i, j, nb)] = sqrt(d) * g;
+                gd[j] += d * g;
+                gd[r + j] += d * d * g;
+            }
+        F77_CALL(dsyrk)("U", "T", &r, &nb, &one, Sb, &nb, &one, GtDG, &r FCONE FCONE);
+    }
+    symmetrize_upper(r, GtDG);
+    for (int i = 0; i < n; i++) {
+        double d = dg[i];
+        pf->s1 += d;
+        pf->s2 += d * d;
+        pf->s3 += d * d * d;
+    }
+    /* VDV = Vc' GtDG Vc; AVV = lambda (diag(sigma^2) + VDV); V'dg, V'dg^2 */
+    double *tmp = (double *) R_alloc((size_t) r * t, sizeof(double));
+    pf->VDV = (double *) R_alloc((size_t) t * t, sizeof(double));
+    pf->AVV = (double *) R_alloc((size_t) t * t, sizeof(double));
+    pf->Vd = (double *) R_alloc((size_t) t * 2, sizeof(double));
+    pf->Vd2 = pf->Vd + t;
+    gemm('N', 'N', r, t, r, 1.0, GtDG, r, O, r, 0.0, tmp, r);
+    gemm('T', 'N', t, t, r, 1.0, O, r, tmp, r, 0.0, pf->VDV, t);
+    for (size_t q = 0; q < (size_t) t * t; q++) pf->AVV[q] = opt->lambda * pf->VDV[q];
+    for (int j = 0; j < t; j++) pf->AVV[IDX(j, j, t)] += opt->lambda * ev[j];
+    gemm('T', 'N', t, 2, r, 1.0, O, r, gd, r, 0.0, pf->Vd, t);
+    int c = opt->c;
+    if (c > 0) {
+        double *Y0 = (double *) R_alloc((size_t) n * 2 * c, sizeof(double));
+        pf->GY0 = (double *) R_alloc((size_t) r * 2 * c, sizeof(double));
+        pf->mp = (int *) R_alloc((size_t) n + 1, sizeof(int));
+        size_t nm = 0;
+        for (int l = 0; l < c; l++)
+            for (int i = 0; i < n; i++) {
+                double y = missing[IDX(i, l, n)] ? 0.0 : Yt[IDX(i, l, n)];
+                Y0[IDX(i, l, n)] = y;
+                Y0[IDX(i, c + l, n)] = dg[i] * y;
+                nm += missing[IDX(i, l, n)] != 0;
+            }
+        gemm('T', 'N', r, 2 * c, n, 1.0, G, n, Y0, n, 0.0, pf->GY0, r);
+        pf->mi = (int *) R_alloc(nm + 1, sizeof(int));
+        size_t q = 0;
+        for (int i = 0; i < n; i++) {
+            pf->mp[i] = (int) q;
+            for (int l = 0; l < c; l++)
+                if (missing[IDX(i, l, n)]) pf->mi[q++] = l;
+        }
+        pf->mp[n] = (int) q;
+        pf->Gt = (double *) R_alloc((size_t) r * n, sizeof(double));
+        for (int j = 0; j < r; j++)
+            for (int i = 0; i < n; i++) pf->Gt[IDX(j, i, r)] = G[IDX(i, j, n)];
+    }
+    return 0;
+}
+
+/* The projected Z-step (see proj_fixed).  Returns 0 done, 1 when span(B)
+ * holds fewer than k directions (the caller falls back to the eigensolver),
+ * < 0 a LAPACK failure.  *resid: the largest residual ||M z - theta z|| of
+ * the k Ritz pairs over theta_k; each residual is lambda ||(I - P_B)
+ * diag(dg) z|| (M z - theta z is orthogonal to span(B), and M's low-rank
+ * part maps into it), from ||dg z||^2 - ||S' diag(dg) z||^2 with S'diag(dg)S
+ * at hand.  R_alloc scratch: O(n c + (r + c)^2). */
+static int zstep_projected(const lewl_options *opt, const lewl_kernel *ker,
+                           const proj_fixed *pf, const double *Yt, double *values,
+                           double *Z, double *resid)
+{
+    int n = opt->n, c = opt->c, k = opt->k, r = ker->r, rv = pf->rv, c2 = c + 2;
+    const double *G = ker->K, *dg = ker->dg;
+    double lam = opt->lambda;
+    /* R = [1, dg, Yt] (never formed) and R' R, R' diag(dg) R; G'[Yt, dg Yt] */
+    double *YD = (double *) R_alloc((size_t) n * 2 * (c > 0 ? c : 1), sizeof(double));
+    double *GY = (double *) R_alloc((size_t) r * 2 * (c > 0 ? c : 1), sizeof(double));
+    double *YY = (double *) R_alloc((size_t) (c > 0 ? c : 1) * 2 * (c > 0 ? c : 1),
+                                    sizeof(double));
+    double *RR = (double *) R_alloc((size_t) c2 * c2, sizeof(double));
+    double *RDR = (double *) R_alloc((size_t) c2 * c2, sizeof(double));
+    RR[IDX(0, 0, c2)] = n;
+    RR[IDX(0, 1, c2)] = RR[IDX(1, 0, c2)] = RDR[IDX(0, 0, c2)] = pf->s1;
+    RR[IDX(1, 1, c2)] = RDR[IDX(0, 1, c2)] = RDR[IDX(1, 0, c2)] = pf->s2;
+    RDR[IDX(1, 1, c2)] = pf->s3;
+    if (c > 0) {
+        memcpy(YD, Yt, sizeof(double) * (size_t) n * c);
+        for (int l = 0; l < c; l++) {
+            const double *y = Yt + IDX(0, l, n);
+            double *yd = YD + IDX(0, c + l, n), a = 0.0, b = 0.0, e = 0.0;
+            for (int i = 0; i < n; i++) {
+                yd[i] = dg[i] * y[i];
+                a += y[i];
+                b += yd[i];
+                e += dg[i] * yd[i];
+            }
+            RR[IDX(0, 2 + l, c2)] = RR[IDX(2 + l, 0, c2)] = a;    /* 1'y */
+            RR[IDX(1, 2 + l, c2)] = RR[IDX(2 + l, 1, c2)] = b;    /* dg'y */
+            RDR[IDX(0, 2 + l, c2)] = RDR[IDX(2 + l, 0, c2)] = b;
+            RDR[IDX(1, 2 + l, c2)] = RDR[IDX(2 + l, 1, c2)] = e;  /* (dg^2)'y */
+        }
+        memcpy(GY, pf->GY0, sizeof(double) * (size_t) r * 2 * c);
+        for (int i = 0; i < n; i++) {
+            const double *g = pf->Gt + IDX(0, i, r);
+            for (int q = pf->mp[i]; q < pf->mp[i + 1]; q++) {
+                int l = pf->mi[q];
+                double v = Yt[IDX(i, l, n)], vd = dg[i] * v;
+                double *a1 = GY + IDX(0, l, r), *a2 = GY + IDX(0, c + l, r);
+                for (int j = 0; j < r; j++) {
+                    a1[j] += v * g[j];
+                    a2[j] += vd * g[j];
+                }
+            }
+        }
+        gemm('T', 'N', c, 2 * c, n, 1.0, Yt, n, YD, n, 0.0, YY, c);
+        for (int j = 0; j < c; j++)
+            for (int i = 0; i < c; i++) {
+                RR[IDX(2 + i, 2 + j, c2)] = YY[IDX(i, j, c)];
+                RDR[IDX(2 + i, 2 + j, c2)] = YY[IDX(i, c + j, c)];
+            }
+    }
+    /* V'R = [0, V'dg, Vc'G'Yt], V'DR = [V'dg, V'dg^2, Vc'G'(dg Yt)] (rv x c2) */
+    double *VR = (double *) R_alloc((size_t) rv * c2, sizeof(double));
+    double *VDR = (double *) R_alloc((size_t) rv * c2, sizeof(double));
+    for (int i = 0; i < rv; i++) {
+        VR[IDX(i, 0, rv)] = 0.0;
+        VR[IDX(i, 1, rv)] = VDR[IDX(i, 0, rv)] = pf->Vd[i];
+        VDR[IDX(i, 1, rv)] = pf->Vd2[i];
+    }
+    if (c > 0) {
+        gemm('T', 'N', rv, c, r, 1.0, pf->Vc, r, GY, r, 0.0, VR + IDX(0, 2, rv), rv);
+        gemm('T', 'N', rv, c, r, 1.0, pf->Vc, r, GY + IDX(0, c, r), r, 0.0,
+             VDR + IDX(0, 2, rv), rv);
+    }
+    /* R_perp = (I - V V') R: its Gram matrix N = R'R - (V'R)'(V'R), and
+       C2 = E diag(ev)^{-1/2} over ev above 1e-10 of the top: Q2 = R_perp C2 */
+    double *N = (double *) R_alloc((size_t) c2 * c2, sizeof(double));
+    memcpy(N, RR, sizeof(double) * (size_t) c2 * c2);
+    gemm('T', 'N', c2, c2, rv, -1.0, VR, rv, VR, rv, 1.0, N, c2);
+    double *ev = (double *) R_alloc((size_t) c2, sizeof(double));
+    double *C2 = (double *) R_alloc((size_t) c2 * c2, sizeof(double));
+    int t2 = 0;
+    int info = sym_eigen_desc(c2, N, 1e-10, &t2, ev, C2);
+    if (info != 0) return info > 0 ? -info : info;
+    for (int j = 0; j < t2; j++)
+        for (int i = 0; i < c2; i++) C2[IDX(i, j, c2)] /= sqrt(ev[j]);
+    int t = rv + t2;
+    if (t < k) return 1;
+    /* VDV (V'R): the V part of R_perp under diag(dg) */
+    double *VDVR = (double *) R_alloc((size_t) rv * c2, sizeof(double));
+    gemm('N', 'N', rv, c2, rv, 1.0, pf->VDV, rv, VR, rv, 0.0, VDVR, rv);
+    /* R_perp' diag(dg) R_perp = R'DR - (V'R)'(V'DR) - (V'DR)'(V'R) + (V'R)' VDV (V'R) */
+    double *PDP = (double *) R_alloc((size_t) c2 * c2, sizeof(double));
+    memcpy(PDP, RDR, sizeof(double) * (size_t) c2 * c2);
+    gemm('T', 'N', c2, c2, rv, -1.0, VR, rv, VDR, rv, 1.0, PDP, c2);
+    gemm('T', 'N', c2, c2, rv, -1.0, VDR, rv, VR, rv, 1.0, PDP, c2);
+    gemm('T', 'N', c2, c2, rv, 1.0, VR, rv, VDVR, rv, 1.0, PDP, c2);
+    /* V' diag(dg) R_perp = V'DR - VDV (V'R) */
+    double *VDP = (double *) R_alloc((size_t) rv * c2, sizeof(double));
+    for (size_t q = 0; q < (size_t) rv * c2; q++) VDP[q] = VDR[q] - VDVR[q];
+    /* 1'Q2, dg'Q2 (rows of R_perp' 1 = R'1 as V'1 = 0, and R'dg - (V'R)'V'dg) */
+    double *u1 = (double *) R_alloc((size_t) c2, sizeof(double));
+    double *ud = (double *) R_alloc((size_t) c2, sizeof(double));
+    for (int j = 0; j < c2; j++) {
+        double a = RR[IDX(0, j, c2)], b = RR[IDX(1, j, c2)];
+        for (int i = 0; i < rv; i++) b -= VR[IDX(i, j, rv)] * pf->Vd[i];
+        u1[j] = a;
+        ud[j] = b;
+    }
+    double *q1 = (double *) R_alloc((size_t) t2 + 1, sizeof(double));
+    double *qd = (double *) R_alloc((size_t) t2 + 1, sizeof(double));
+    for (int j = 0; j < t2; j++) {
+        double a = 0.0, b = 0.0;
+        for (int i = 0; i < c2; i++) {
+            a += u1[i] * C2[IDX(i, j, c2)];
+            b += ud[i] * C2[IDX(i, j, c2)];
+        }
+        q1[j] = a;
+        qd[j] = b;
+    }
+    /* S'Yt: V'Yt (the columns 2.. of V'R), Q2'Yt = C2'(R'Yt - (V'R)'(V'Yt)) */
+    double *SY = (double *) R_alloc((size_t) t * (c > 0 ? c : 1), sizeof(double));
+    if (c > 0) {
+        double *RY = (double *) R_alloc((size_t) c2 * c, sizeof(double));
+        for (int j = 0; j < c; j++)
+            for (int i = 0; i < c2; i++) RY[IDX(i, j, c2)] = RR[IDX(i, 2 + j, c2)];
+        gemm('T', 'N', c2, c, rv, -1.0, VR, rv, VR + IDX(0, 2, rv), rv, 1.0, RY, c2);
+        for (int j = 0; j < c; j++)
+            memcpy(SY + IDX(0, j, t), VR + IDX(0, 2 + j, rv), sizeof(double) * rv);
+        double *Q2Y = (double *) R_alloc((size_t) (t2 > 0 ? t2 : 1) * c, sizeof(double));
+        if (t2 > 0) gemm('T', 'N', t2, c, c2, 1.0, C2, c2, RY, c2, 0.0, Q2Y, t2);
+        for (int j = 0; j < c; j++)
+            for (int i = 0; i < t2; i++) SY[IDX(rv + i, j, t)] = Q2Y[IDX(i, j, t2)];
+    }
+    /* T = S' M S, S = [V, Q2]: (S'Yt)(S'Yt)' + lambda [[Sigma^2 + VDV, V'DHQ2],
+       [., Q2'HDHQ2]] (V'G G' Q2 = 0, H V = V, H Q2 = Q2 - 1 (1'Q2) / n) */
+    double *T = (double *) R_alloc((size_t) t * t, sizeof(double));
+    double *SDS = (double *) R_alloc((size_t) t * t, sizeof(double));  /* S' diag(dg) S */
+    memset(T, 0, sizeof(double) * (size_t) t * t);
+    for (int j = 0; j < rv; j++)
+        memcpy(SDS + IDX(0, j, t), pf->VDV + IDX(0, j, rv), sizeof(double) * rv);
+    for (int j = 0; j < rv; j++)
+        memcpy(T + IDX(0, j, t), pf->AVV + IDX(0, j, rv), sizeof(double) * rv);
+    if (t2 > 0) {
+        double *A12 = (double *) R_alloc((size_t) rv * t2, sizeof(double));
+        gemm('N', 'N', rv, t2, c2, 1.0, VDP, rv, C2, c2, 0.0, A12, rv);
+        double *PC = (double *) R_alloc((size_t) c2 * t2, sizeof(double));
+        double *A22 = (double *) R_alloc((size_t) t2 * t2, sizeof(double));
+        gemm('N', 'N', c2, t2, c2, 1.0, PDP, c2, C2, c2, 0.0, PC, c2);
+        gemm('T', 'N', t2, t2, c2, 1.0, C2, c2, PC, c2, 0.0, A22, t2);
+        for (int j = 0; j < t2; j++) {
+            for (int i = 0; i < rv; i++)
+                SDS[IDX(i, rv + j, t)] = SDS[IDX(rv + j, i, t)] = A12[IDX(i, j, rv)];
+            for (int i = 0; i < t2; i++) SDS[IDX(rv + i, rv + j, t)] = A22[IDX(i, j, t2)];
+            for (int i = 0; i < rv; i++) {
+                double v = lam * (A12[IDX(i, j, rv)] - pf->Vd[i] * q1[j] / n);
+                T[IDX(i, rv + j, t)] = v;
+                T[IDX(rv + j, i, t)] = v;
+            }
+            for (int i = 0; i < t2; i++)
+                T[IDX(rv + i, rv + j, t)] = lam *
+                    (A22[IDX(i, j, t2)] - (qd[i] * q1[j] + q1[i] * qd[j]) / n +
+                     pf->s1 * q1[i] * q1[j] / ((double) n * n));
+        }
+    }
+    if (c > 0) gemm('N', 'T', t, t, c, 1.0, SY, t, SY, t, 1.0, T, t);
+    double *U = (double *) R_alloc((size_t) t * k, sizeof(double));
+    info = sym_eigen_top(t, T, k, values, U);
+    if (info != 0) return info > 0 ? -info : info;
+    double *SDU = (double *) R_alloc((size_t) t * k, sizeof(double));
+    gemm('N', 'N', t, k, t, 1.0, SDS, t, U, t, 0.0, SDU, t);
+    /* Z = V U_V + Q2 U_2 = G Vc (U_V - (V'R) X2) + R X2, X2 = C2 U_2 */
+    double *X2 = (double *) R_alloc((size_t) c2 * k, sizeof(double));
+    double *XV = (double *) R_alloc((size_t) rv * k, sizeof(double));
+    double *XG = (double *) R_alloc((size_t) r * k, sizeof(double));
+    memset(X2, 0, sizeof(double) * (size_t) c2 * k);
+    for (int j = 0; j < k; j++)
+        memcpy(XV + IDX(0, j, rv), U + IDX(0, j, t), sizeof(double) * rv);
+    if (t2 > 0) {
+        gemm('N', 'N', c2, k, t2, 1.0, C2, c2, U + rv, t, 0.0, X2, c2);
+        gemm('N', 'N', rv, k, c2, -1.0, VR, rv, X2, c2, 1.0, XV, rv);
+    }
+    gemm('N', 'N', r, k, rv, 1.0, pf->Vc, r, XV, rv, 0.0, XG, r);
+    gemm('N', 'N', n, k, r, 1.0, G, n, XG, r, 0.0, Z, n);
+    for (int j = 0; j < k; j++) {
+        double a = X2[IDX(0, j, c2)], b = X2[IDX(1, j, c2)];
+        double *z = Z + IDX(0, j, n);
+        for (int i = 0; i < n; i++) z[i] += a + b * dg[i];
+    }
+    if (c > 0) gemm('N', 'N', n, k, c, 1.0, Yt, n, X2 + 2, c2, 1.0, Z, n);
+    double rmax = 0.0;
+    for (int j = 0; j < k; j++) {
+        const double *z = Z + IDX(0, j, n), *a = SDU + IDX(0, j, t);
+        double dz = 0.0, sz = 0.0;
+        for (int i = 0; i < n; i++) dz += dg[i] * dg[i] * z[i] * z[i];
+        for (int i = 0; i < t; i++) sz += a[i] * a[i];
+        double rj = lam * sqrt(fmax(dz - sz, 0.0));
+        if (rj > rmax) rmax = rj;
+    }
+    *resid = values[k - 1] > 0.0 ? rmax / values[k - 1] : R_PosInf;
+    /* Z (Z'Z)^{-1/2}: orthonormal to rounding (Z'Z = I in exact arithmetic) */
+    double *ZZ = (double *) R_alloc((size_t) k * k, sizeof(double));
+    double *E = (double *) R_alloc((size_t) k * k, sizeof(double));
+    double *ew = (double *) R_alloc((size_t) k, sizeof(double));
+    gemm('T', 'N', k, k, n, 1.0, Z, n, Z, n, 0.0, ZZ, k);
+    int tk = 0;
+    info = sym_eigen_desc(k, ZZ, 1e-8, &tk, ew, E);
+    if (info != 0) return info > 0 ? -info : info;
+    if (tk < k) return 1;
+    double *W = (double *) R_alloc((size_t) k * k, sizeof(double));
+    for (int j = 0; j < k; j++)
+        for (int i = 0; i < k; i++) {
+            double s = 0.0;
+            for (int l = 0; l < k; l++)
+                s += E[IDX(i, l, k)] * E[IDX(j, l, k)] / sqrt(ew[l]);
+            W[IDX(i, j, k)] = s;
+        }
+    double *Zc = (double *) R_alloc((size_t) n * k, sizeof(double));
+    memcpy(Zc, Z, sizeof(double) * (size_t) n * k);
+    gemm('N', 'N', n, k, k, 1.0, Zc, n, W, k, 0.0, Z, n);
+    return 0;
+}
+
 /* The entries' part of the stopping test (LEWL_STOP_SETTLED): the largest
  * change of a missing entry in iteration it, dx = steps[it] = |T(x) - x|,
  * times rho / (1 - rho), is at most xtol; rho is the largest of rates[s] =
@@ -413,17 +749,21 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
        exceeds n, the dense) route */
     int gram = K->r > 0 && !K->dg &&
         (opt->eig_method == LEWL_EIG_AUTO || opt->eig_method == LEWL_EIG_GRAM);
+    /* with its diagonal: the projected route (zstep_projected), unless
+       another is forced; its fallback as the Gram route's */
+    int projected = K->r > 0 && K->dg && (opt->eig_method == LEWL_EIG_PROJECTED ||
+        (opt->eig_method == LEWL_EIG_AUTO && n > LEWL_DENSE_MAX));
     int dense = opt->eig_method == LEWL_EIG_DENSE ||
-        (opt->eig_method == LEWL_EIG_AUTO && !gram &&
+        (opt->eig_method == LEWL_EIG_AUTO && !gram && !projected &&
          (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
         (double) b * (depth + 1) > n;
-    trace->dense = dense && !gram;
+    trace->dense = dense && !gram && !projected;
     const double *GtG = NULL;
     double *S = NULL, *U = NULL;
     /* the factor with its diagonal: the low-rank part's exact eigenvectors
        as the eigensolver's warm start (opt->eig_warm_gram) */
     int warm_gram = K->r > 0 && K->dg && opt->eig_warm_gram && k <= K->r + c;
-    if (gram || warm_gram) {
+    if (gram || warm_gram || projected) {
         int rr = K->r, pp = K->r + c;
         if (K->GtG) {
             GtG = K->GtG;
@@ -434,6 +774,11 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
         }
         S = (double *) R_alloc((size_t) pp * pp, sizeof(double));
         U = (double *) R_alloc((size_t) pp * k, sizeof(double));
+    }
+    proj_fixed pf = {0};
+    if (projected) {
+        int info = proj_prepare(opt, K, GtG, Yt, missing, &pf);
+        if (info != 0) return LEWL_ERR_EIGEN;
     }
     trace->unconverged = 0;
     double *ZD = (double *) R_alloc(nc, sizeof(double));
@@ -499,7 +844,19 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
         for (;;) {
             /* Z-step: the top-k eigenvectors of M = lambda H K H + Yt Yt' */
             const void *vmax = vmaxget();
-            int gs = gram ? zstep_gram(opt, K, GtG, Yt, S, U, values, Z) : 1;
+            double presid = 0.0;
+            int gs = gram ? zstep_gram(opt, K, GtG, Yt, S, U, values, Z)
+                : projected ? zstep_projected(opt, K, &pf, Yt, values, Z, &presid) : 1;
+            /* "auto" keeps a projected Z-step only where its Ritz residuals
+               are at most LEWL_PROJECTED_RESID of theta_k; else this Z-step
+               takes the eigensolver's exact eigenvectors, started from the
+               projected ones */
+            int from_projected = gs == 0 && projected &&
+                opt->eig_method == LEWL_EIG_AUTO && !(presid <= LEWL_PROJECTED_RESID);
+            if (from_projected) {
+                if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);
+                gs = 1;
+            }
             if (gs < 0) return LEWL_ERR_EIGEN;
             if (gs == 0) {
                 if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);  /* a warm fallback */
@@ -513,7 +870,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                    alternating updates converge slowly, so the path's deviations
                    add up: measured, 0.008 in the recovered entries of medical */
                 int rst = 0, prd = 0;
-                if (warm_gram) {
+                if (warm_gram && !from_projected) {
                     /* Z and values as scratch; on failure the previous X */
                     lewl_kernel lowrank = *K;
                     lowrank.dg = NULL;

@@ -191,3 +191,104 @@ test_that("the diagonal route warm-started from the low-rank part: the same Z-st
   expect_equal(runs[[2]]$completed, runs[[1]]$completed, tolerance = 1e-8)
   expect_equal(runs[[2]]$objective, runs[[1]]$objective, tolerance = 1e-10)
 })
+
+# The projected Z-step (session s37), the default on the factor with its
+# diagonal: Rayleigh-Ritz of M = Yt Yt' + lambda (G G' + H diag(dg) H) on
+# span[G, 1, dg, Yt], the span of M's low-rank part; the reference takes an
+# orthonormal basis of that span from svd() and eigen() of the projected M.
+ref_projected_zstep <- function(Yt, G, dg, lambda, k, exact = TRUE) {
+  centre <- function(V) sweep(V, 2, colMeans(V))
+  M_times <- function(V) tcrossprod(Yt, crossprod(V, Yt)) +
+    lambda * (G %*% crossprod(G, V) + centre(dg * centre(V)))  # M V, H = centring
+  s <- svd(cbind(G, 1, dg, Yt))
+  Q <- s$u[, s$d > 1e-10 * s$d[1], drop = FALSE]
+  e <- eigen(crossprod(Q, M_times(Q)), symmetric = TRUE)
+  Z <- Q %*% e$vectors[, seq_len(k), drop = FALSE]
+  list(Z = Z, values = e$values[seq_len(k)], MZ = M_times(Z),
+       exact = if (exact) eigen(M_times(diag(nrow(Yt))), symmetric = TRUE))
+}
+
+test_that("the projected Z-step: Rayleigh-Ritz on the span of the low-rank part", {
+  p <- lewl_problem(90, 4, m = 5, rate = 0.3, seed = 6)
+  set.seed(2)
+  prep <- mlss:::lewl_prepare(p$x, 5, gamma = 0.4, approx = "nystrom", landmarks = 20)
+  Yt <- lewl_start(p$ymiss)
+  for (lambda in c(0.5, 10)) for (k in c(2, 5)) {
+    fit <- with_eigen("projected", suppressWarnings(
+      mlss:::lewl_solve(p$ymiss, prep, k, lambda, 1, "exact", 0.5, 0, 1)))
+    ref <- ref_projected_zstep(Yt, prep$G, prep$dg, lambda, k)
+    expect_lt(max_sin_angle(fit$Z, ref$Z), 1e-8)
+    expect_equal(fit$values, ref$values, tolerance = 1e-9)
+    expect_equal(crossprod(fit$Z), diag(k), tolerance = 1e-10, ignore_attr = TRUE)
+    expect_identical(fit$eig_products, 0L)
+    # an approximation of the exact eigenvectors (here where lambda max(dg) is
+    # not small against the eigenvalues: the bound is loose)
+    ang <- max_sin_angle(fit$Z, ref$exact$vectors[, seq_len(k)])
+    expect_gt(ang, 1e-6)
+    expect_lt(ang, 0.1)
+  }
+  # the second iteration's Z-step at the first one's completed matrix (the
+  # missing entries' part of G'Yt taken afresh, the observed part once)
+  two <- lapply(1:2, function(it) with_eigen("projected", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, prep, 3, 2, 1, "exact", 0.5, 0, it))))
+  ref2 <- ref_projected_zstep(unname(two[[1]]$completed), prep$G, prep$dg, 2, 3,
+                              exact = FALSE)
+  expect_lt(max_sin_angle(two[[2]]$Z, ref2$Z), 1e-8)
+  expect_equal(two[[2]]$values, ref2$values, tolerance = 1e-9)
+  # the eigensolver still gives the exact eigenvectors
+  ref <- ref_projected_zstep(Yt, prep$G, prep$dg, 2, 3)
+  it <- with_eigen("iterative", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, prep, 3, 2, 1, "exact", 0.5, 0, 1)))
+  expect_lt(max_sin_angle(it$Z, ref$exact$vectors[, 1:3]), 1e-8)
+  # a zero diagonal: the span holds M's whole range, the exact eigenvectors
+  prep0 <- prep
+  prep0$dg <- rep(0, 90)
+  z0 <- with_eigen("projected", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, prep0, 3, 2, 1, "exact", 0.5, 0, 1)))
+  e0 <- eigen(tcrossprod(Yt) + 2 * tcrossprod(prep$G), symmetric = TRUE)
+  expect_lt(max_sin_angle(z0$Z, e0$vectors[, 1:3]), 1e-8)
+  expect_equal(z0$values, e0$values[1:3], tolerance = 1e-9)
+})
+
+# "auto" above 1200 rows: the projected route where the first Z-step's Ritz
+# residuals are at most 0.005 of theta_k, else the eigensolver (the exact
+# eigenvectors); the diagonal scaled to move the residuals across the bound.
+test_that("auto takes the projected route only where its residuals are small", {
+  p <- lewl_problem(1250, 3, m = 4, rate = 0.3, seed = 7)
+  set.seed(3)
+  prep <- mlss:::lewl_prepare(p$x, 5, gamma = 0.5, approx = "nystrom", landmarks = 15)
+  Yt <- lewl_start(p$ymiss)
+  # the largest residual over theta_k of the projected Ritz pairs (reference)
+  ratio <- function(pr, lambda, k) {
+    ref <- ref_projected_zstep(Yt, pr$G, pr$dg, lambda, k, exact = FALSE)
+    max(sqrt(colSums((ref$MZ - ref$Z %*% diag(ref$values, k))^2))) / ref$values[k]
+  }
+  seen <- logical(0)
+  for (s in c(1e-3, 6, 20)) {  # ratios 6e-7, 0.0035, 0.0116
+    pr <- prep
+    pr$dg <- prep$dg * s
+    r <- ratio(pr, 1, 2)
+    seen <- c(seen, r <= 0.005)
+    auto <- suppressWarnings(mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1))
+    if (r <= 0.005) {
+      expect_identical(auto$eig_products, 0L)
+      fp <- with_eigen("projected", suppressWarnings(
+        mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1)))
+      expect_equal(auto$Z, fp$Z, tolerance = 1e-12)
+    } else {
+      expect_gt(auto$eig_products, 0L)
+      it <- with_eigen("iterative", suppressWarnings(
+        mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1)))
+      expect_lt(max_sin_angle(auto$Z, it$Z), 1e-8)
+    }
+  }
+  expect_identical(seen, c(TRUE, TRUE, FALSE))  # both branches taken
+  # where the eigensolver's basis would exceed n (here a deep Krylov basis),
+  # a projected step over the bound falls back to the dense route
+  pr$dg <- prep$dg * 20
+  deep <- suppressWarnings(mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1,
+                                             eig_depth = 200L))
+  it <- with_eigen("iterative", suppressWarnings(
+    mlss:::lewl_solve(p$ymiss, pr, 2, 1, 1, "exact", 0.5, 0, 1)))
+  expect_lt(max_sin_angle(deep$Z, it$Z), 1e-8)
+})
