@@ -39,10 +39,11 @@ folds <- eval(parse(text = Sys.getenv("RIDGECV_FOLDS", "1:10")))
 out_dir <- Sys.getenv("RIDGECV_OUT", file.path("bench", "mlcrf_ridge_cv"))
 configs <- list(list(v = 1e-4, eta = c(0.5, 1)), list(v = 1e-3, eta = c(0.5, 1)),
                 list(v = 1e-2, eta = c(0.5, 1)), list(v = 1e-1, eta = c(0.5, 1)),
-                list(v = 1e-3, eta = c(0.25, 0.5, 1)))
-names(configs) <- c("v1e-4", "v1e-3", "v1e-2", "v1e-1", "v1e-3_eta025")
+                list(v = 1e-3, eta = c(0.25, 0.5, 1)), list(v = 1e-3, eta = c(0.1, 0.25, 0.5, 1)))
+names(configs) <- c("v1e-4", "v1e-3", "v1e-2", "v1e-1", "v1e-3_eta025", "v1e-3_eta010")
+core <- names(configs)[1:5]  # the table's folds are those where these ran
 run_configs <- Sys.getenv("RIDGECV_CONFIGS", "")
-run_configs <- if (nzchar(run_configs)) strsplit(run_configs, ",")[[1]] else names(configs)
+run_configs <- if (nzchar(run_configs)) strsplit(run_configs, ",")[[1]] else core
 default_v <- mlss:::mlcrf_lambda0_w
 stopifnot(default_v == 1e-3)
 
@@ -124,58 +125,87 @@ if ("1" %in% parts) {
   }
 }
 
-# Part "table": per data set, over the outer folds where every configuration
-# ran, the inner pick and the outer measures.
+# Part "table": per data set, over the outer folds where the five core
+# configurations ran, the inner pick and the outer measures (the eta grid
+# c(0.1, 0.25, 0.5, 1), run after the others, on the folds where it ran).
 if ("table" %in% parts) {
-  mean_se <- function(z) sprintf("%.2f (se %.2f)", mean(z), sd(z) / sqrt(length(z)))
+  mean_se <- function(z) sprintf("%.3f (se %.3f)", mean(z), sd(z) / sqrt(length(z)))
+  ridge <- c("v1e-4", "v1e-3", "v1e-2", "v1e-1")
   for (name in sets) {
-    ks <- Filter(function(k) all(file.exists(task_file(name, k, names(configs)))), 1:10)
+    ks <- Filter(function(k) all(file.exists(task_file(name, k, core))), 1:10)
     if (!length(ks)) next
-    R <- lapply(ks, function(k) setNames(lapply(names(configs), function(cn) readRDS(task_file(name, k, cn))),
-                                         names(configs)))
-    ridge <- c("v1e-4", "v1e-3", "v1e-2", "v1e-1")
+    R <- lapply(ks, function(k) {
+      cns <- names(configs)[file.exists(task_file(name, k, names(configs)))]
+      setNames(lapply(cns, function(cn) readRDS(task_file(name, k, cn))), cns)
+    })
     cat(sprintf("\n== %s: %d outer folds (%s)\n", name, length(ks), paste(ks, collapse = " ")))
-    # per fold: every configuration's inner cvm and outer test loss
-    per_fold <- do.call(rbind, lapply(seq_along(ks), function(i) {
-      do.call(rbind, lapply(names(configs), function(cn) {
-        r <- R[[i]][[cn]]
-        data.frame(fold = ks[i], config = cn, cvm = r$cvm, lambda_w = signif(r$lambda_w, 3),
-                   eta = r$eta, edges_cv = r$edges_cv, edges = r$edges,
-                   test_loss = r$test[["log_loss"]], test_loss_unpruned = r$test_cv[["log_loss"]],
-                   exact = r$test[["exact_match"]], cpu = r$cpu, load1 = sub(" .*", "", r$load))
-      }))
-    }))
-    print(per_fold, row.names = FALSE, digits = 5)
-    # the pick of v (default eta grid) by the inner cvm, and the joint pick
-    # of (v, eta grid) over all five runs
+    per_fold <- do.call(rbind, lapply(seq_along(ks), function(i) do.call(rbind, lapply(names(R[[i]]), function(cn) {
+      r <- R[[i]][[cn]]
+      data.frame(fold = ks[i], config = cn, cvm = round(r$cvm, 4), cvsd = round(r$cvsd, 4),
+                 lambda_w = signif(r$lambda_w, 3), eta = r$eta, edges_cv = r$edges_cv,
+                 edges = r$edges, test_loss = round(r$test[["log_loss"]], 2),
+                 unpruned = round(r$test_cv[["log_loss"]], 2),
+                 exact = round(r$test[["exact_match"]], 3), cpu = round(r$cpu, 1),
+                 load1 = sub(" .*", "", r$load))
+    }))))
+    print(per_fold, row.names = FALSE)
+    # the pick of v (default eta grid) by the inner cvm; the joint pick of
+    # (v, eta grid) over the five core runs; the best v in hindsight (by the
+    # outer test loss: not a method, the spread the choice can make)
+    m <- function(i, cn, what = "log_loss", which = "test") R[[i]][[cn]][[which]][[what]]
     pick <- function(i, cns) cns[which.min(vapply(cns, function(cn) R[[i]][[cn]]$cvm, 0))]
     picked_v <- vapply(seq_along(ks), pick, "", cns = ridge)
-    picked_all <- vapply(seq_along(ks), pick, "", cns = names(configs))
+    picked_all <- vapply(seq_along(ks), pick, "", cns = core)
+    oracle <- vapply(seq_along(ks), function(i) ridge[which.min(vapply(ridge, function(cn) m(i, cn), 0))], "")
     cat("\ninner pick of v (eta grid 0.5, 1):", picked_v, "\n")
     print(table(factor(picked_v, ridge)))
-    cat("joint pick over the five runs:", picked_all, "\n")
-    m <- function(i, cn, what = "log_loss", which = "test") R[[i]][[cn]][[which]][[what]]
-    for (what in c("log_loss", "exact_match")) {
-      fixed <- vapply(seq_along(ks), function(i) m(i, "v1e-3", what), 0)
-      chosen <- vapply(seq_along(ks), function(i) m(i, picked_v[i], what), 0)
-      joint <- vapply(seq_along(ks), function(i) m(i, picked_all[i], what), 0)
-      wide <- vapply(seq_along(ks), function(i) m(i, "v1e-3_eta025", what), 0)
-      cat(sprintf("\n%s: fixed 1e-3 mean %s; CV-chosen v %s; chosen - fixed %s; joint pick - fixed %s; eta grid (0.25, 0.5, 1) at 1e-3 - default grid %s\n",
-                  what, mean_se(fixed), mean_se(chosen), mean_se(chosen - fixed),
-                  mean_se(joint - fixed), mean_se(wide - fixed)))
+    cat("joint pick over the five core runs:", picked_all, "\n")
+    cat("best v by the outer test loss (hindsight):", oracle, "\n")
+    for (which in c("test", "test_cv")) for (what in c("log_loss", "exact_match")) {
+      v_of <- function(cns) vapply(seq_along(ks), function(i) m(i, cns[i], what, which), 0)
+      fixed <- v_of(rep("v1e-3", length(ks)))
+      cat(sprintf("\n%s, %s fit: fixed 1e-3 mean %s\n", what,
+                  if (which == "test") "pruned (cv$fit)" else "unpruned (cv$fit_cv)", mean_se(fixed)))
+      cat(sprintf("  %-28s mean %s, minus fixed 1e-3 %s\n",
+                  c("CV-chosen v (eta 0.5, 1)", "joint pick (5 runs)", "best v in hindsight"),
+                  c(mean_se(v_of(picked_v)), mean_se(v_of(picked_all)), mean_se(v_of(oracle))),
+                  c(mean_se(v_of(picked_v) - fixed), mean_se(v_of(picked_all) - fixed),
+                    mean_se(v_of(oracle) - fixed))), sep = "")
       for (cn in names(configs)) {
-        z <- vapply(seq_along(ks), function(i) m(i, cn, what), 0)
-        zu <- vapply(seq_along(ks), function(i) m(i, cn, what, "test_cv"), 0)
-        cat(sprintf("  %-13s mean %s, minus fixed 1e-3 %s; unpruned fit_cv mean %s\n", cn,
-                    mean_se(z), mean_se(z - fixed), mean_se(zu)))
+        have <- vapply(R, function(r) !is.null(r[[cn]]), NA)
+        if (!any(have)) next
+        z <- v_of(rep(cn, length(ks))[have])
+        cat(sprintf("  %-28s mean %s, minus fixed 1e-3 %s (%d folds)\n", cn, mean_se(z),
+                    mean_se(z - fixed[have]), sum(have)))
       }
     }
-    cvm <- sapply(names(configs), function(cn) vapply(seq_along(ks), function(i) R[[i]][[cn]]$cvm, 0))
-    cat("\ninner best cvm (log loss per row), mean over folds, and minus v1e-3's:\n")
+    # against bench/mlcrf.R's PCC on the same outer folds (its stored fold
+    # files, where present)
+    pcc <- file.path("bench", "mlcrf_folds", sprintf("%s_fold%02d_PCC.rds", name, ks))
+    if (all(file.exists(pcc))) {
+      P <- lapply(pcc, function(f) readRDS(f)$res$PCC)
+      for (what in c("log_loss", "exact_match")) {
+        pv <- vapply(P, function(r) r[[what]], 0)
+        cat(sprintf("\n%s minus bench/mlcrf.R's PCC (mean %s) on the same folds:\n", what, mean_se(pv)))
+        for (cn in c(core, "v1e-3_eta010")) {
+          have <- vapply(R, function(r) !is.null(r[[cn]]), NA)
+          if (any(have))
+            cat(sprintf("  %-13s %s (%d folds)\n", cn,
+                        mean_se(vapply(R[have], function(r) r[[cn]]$test[[what]], 0) - pv[have]), sum(have)))
+        }
+      }
+    }
+    cvm <- sapply(core, function(cn) vapply(seq_along(ks), function(i) R[[i]][[cn]]$cvm, 0))
+    cat("\ninner best cvm (log loss per row), mean over the folds, and minus v1e-3's:\n")
     print(round(rbind(mean = colMeans(cvm), minus_1e3 = colMeans(cvm - cvm[, "v1e-3"])), 4))
-    cat("eta chosen by the (0.25, 0.5, 1) grid at 1e-3:",
-        vapply(seq_along(ks), function(i) R[[i]][["v1e-3_eta025"]]$eta, 0), "\n")
+    for (cn in c("v1e-3_eta025", "v1e-3_eta010")) {
+      have <- vapply(R, function(r) !is.null(r[[cn]]), NA)
+      if (any(have))
+        cat("eta chosen by", cn, "(folds", ks[have], "):",
+            vapply(R[have], function(r) r[[cn]]$eta, 0), "\n")
+    }
     cat("CPU s per cv_mlcrf() run, mean per configuration:\n")
-    print(round(sapply(names(configs), function(cn) mean(vapply(seq_along(ks), function(i) R[[i]][[cn]]$cpu, 0))), 1))
+    cpu <- lapply(names(configs), function(cn) unlist(lapply(R, function(r) r[[cn]]$cpu)))
+    print(round(vapply(Filter(length, setNames(cpu, names(configs))), mean, 0), 1))
   }
 }
