@@ -195,7 +195,8 @@ if ("table" %in% parts) {
         }
       }
     }
-    cvm <- sapply(core, function(cn) vapply(seq_along(ks), function(i) R[[i]][[cn]]$cvm, 0))
+    ran <- Filter(function(cn) all(vapply(R, function(r) !is.null(r[[cn]]), NA)), names(configs))
+    cvm <- sapply(ran, function(cn) vapply(seq_along(ks), function(i) R[[i]][[cn]]$cvm, 0))
     cat("\ninner best cvm (log loss per row), mean over the folds, and minus v1e-3's:\n")
     print(round(rbind(mean = colMeans(cvm), minus_1e3 = colMeans(cvm - cvm[, "v1e-3"])), 4))
     for (cn in c("v1e-3_eta025", "v1e-3_eta010")) {
