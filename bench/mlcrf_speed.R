@@ -34,6 +34,20 @@ cat("mlcrf speed;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
 x <- yeast$x[yeast$train, ]
 y <- yeast$y[yeast$train, ]
 
+# Parts 5 and 7: the point cv_mlcrf() chooses on yeast's training part
+# (lambda_w the third of the default path, eta 0.5, lambda_v as cv_mlcrf()
+# chooses it, set.seed(1)) and the fit on all the rows there, timed.
+chosen_point_fit <- function(x, y, tol = 1e-6) {
+  set.seed(1)
+  lv <- mlcrf(x, y, edges = "none", tol = tol, progress = FALSE)$lambda_v
+  top <- max(sapply(c(0.5, 1), function(e)
+    mlss:::mlcrf_lambda_range(x, y, lv, e, "full", tol, 2000)$lambda_max))
+  lw <- top * 10^seq(0, -2, length.out = 6)
+  t <- system.time(fit <- mlcrf(x, y, lambda_v = lv, lambda_w = lw[3], eta = 0.5, tol = tol,
+                                progress = FALSE))
+  list(tol = tol, lv = lv, lw = lw, fit = fit, t = t)
+}
+
 if ("1" %in% parts) {
   lv <- mlcrf(x, y, edges = "none")$lambda_v
   lmax <- mlss:::mlcrf_lambda_range(as.matrix(x), y, lv, 0.5)$lambda_max
@@ -208,15 +222,8 @@ if ("4" %in% parts) {
 if ("5" %in% parts) {
   cpu_of <- function(t) sum(t[c("user.self", "sys.self")])
   edge_set <- function(f) sort(paste(f$edges$from, f$edges$to, sep = "~"))
-  tol <- 1e-6
-  fold_tol <- 100 * tol
-  set.seed(1)
-  lv <- mlcrf(x, y, edges = "none", tol = tol, progress = FALSE)$lambda_v
-  top <- max(sapply(c(0.5, 1), function(e)
-    mlss:::mlcrf_lambda_range(x, y, lv, e, "full", tol, 2000)$lambda_max))
-  lw <- top * 10^seq(0, -2, length.out = 6)
-  t <- system.time(fit <- mlcrf(x, y, lambda_v = lv, lambda_w = lw[3], eta = 0.5, tol = tol,
-                                progress = FALSE))
+  cf <- chosen_point_fit(x, y)
+  tol <- cf$tol; fold_tol <- 100 * tol; lv <- cf$lv; lw <- cf$lw; fit <- cf$fit; t <- cf$t
   cat(sprintf("fit on all the rows at lambda_w %.4f: %.1f s CPU, %d edges\n", lw[3], cpu_of(t),
               nrow(fit$edges)))
   # mlcrf_edge_blocks(): a test helper since session s37
@@ -301,15 +308,8 @@ if ("6" %in% parts) {
 if ("7" %in% parts) {
   cpu_of <- function(t) sum(t[c("user.self", "sys.self")])
   edge_set <- function(f) sort(paste(f$edges$from, f$edges$to, sep = "~"))
-  tol <- 1e-6
-  fold_tol <- 100 * tol
-  set.seed(1)
-  lv <- mlcrf(x, y, edges = "none", tol = tol, progress = FALSE)$lambda_v
-  top <- max(sapply(c(0.5, 1), function(e)
-    mlss:::mlcrf_lambda_range(x, y, lv, e, "full", tol, 2000)$lambda_max))
-  lw <- top * 10^seq(0, -2, length.out = 6)
-  t <- system.time(fit <- mlcrf(x, y, lambda_v = lv, lambda_w = lw[3], eta = 0.5, tol = tol,
-                                progress = FALSE))
+  cf <- chosen_point_fit(x, y)
+  tol <- cf$tol; fold_tol <- 100 * tol; lv <- cf$lv; lw <- cf$lw; fit <- cf$fit; t <- cf$t
   cat(sprintf("fit on all the rows at lambda_w %.4f: %.1f s CPU, %d edges, stage-1 iterations %d, stage-2 %d\n",
               lw[3], cpu_of(t), nrow(fit$edges), fit$convergence$stage1$iter,
               fit$convergence$stage2$iter))
