@@ -6,13 +6,15 @@
 # nothing is shared with an earlier run: the cross-validation, the pruning
 # and the refit are the installed package's.
 # Run from the package root: DESIGNS=chain3,star5 nice Rscript bench/mlcrf_structure_endtoend.R
-# (SEEDS, e.g. "1001:1003", runs fewer seeds; default 1001:1010).
+# (SEEDS, e.g. "1001:1003", runs fewer seeds; default 1001:1010; CV_ARGS,
+# extra arguments of cv_mlcrf() as R code, e.g. "eta = c(0.25, 0.5, 1)").
 suppressMessages(library(mlss))
 src <- readLines(file.path("bench", "mlcrf_structure.R"))
 a <- grep("^designs <- list\\(", src)
 b <- grep("^edge_set <- function", src)
 eval(parse(text = src[a:b][!grepl("^if \\(|^only <-", src[a:b])]))  # designs, generate(), truth_set(), edge_set()
 seeds <- eval(parse(text = Sys.getenv("SEEDS", "1001:1010")))
+cv_args <- eval(parse(text = paste0("list(", Sys.getenv("CV_ARGS", ""), ")")))
 which_d <- strsplit(Sys.getenv("DESIGNS", paste(names(designs), collapse = ",")), ",")[[1]]
 for (nm in which_d) {
   des <- designs[[nm]]
@@ -23,7 +25,8 @@ for (nm in which_d) {
     set.seed(seed)
     dat <- generate(des)
     t0 <- proc.time()
-    cv <- suppressWarnings(suppressMessages(cv_mlcrf(dat$x, dat$y, progress = FALSE)))
+    cv <- suppressWarnings(suppressMessages(do.call(cv_mlcrf, c(list(dat$x, dat$y, progress = FALSE),
+                                                                cv_args))))
     got <- edge_set(cv$fit)
     hit <- identical(got, truth_set(des))
     ok <- ok + hit
