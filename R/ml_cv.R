@@ -143,15 +143,16 @@ ml_cv <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 
 # The engine run of ml_cv() and of the cv_*() functions built on it, with
 # what ml_cv() does not let a user say: a decoder (the method's own
 # predict(type = "class"), used for measures of label sets), joint
-# probabilities (loglik), the rule of the order for print(), and the name of
-# the function for messages.
+# probabilities (loglik), the rule of the order for print(), the limits of
+# an axis beyond which the message "on the edge of the grid" is not given
+# (see grid_edge()), and the name of the function for messages.
 ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfolds = 5,
                       foldid = NULL, measure = "macro_f1", thresholds = "oof",
                       select = "best", keep = FALSE, parallel = FALSE,
                       progress = interactive(), order, order_rule,
                       na_labels = "refuse", probabilities = NULL, decoder = FALSE,
                       loglik = NULL, no_prob_hint = NULL, rule = NULL, path_stop = NULL,
-                      call, fun) {
+                      limits = NULL, call, fun) {
   if (!is.function(fit)) stop_arg("'fit' must be a function(x, y, ...)")
   if (is.null(predict)) predict <- function(object, newx) stats::predict(object, newx, type = "score")
   if (!is.function(predict)) stop_arg("'predict' must be a function(object, newx)")
@@ -198,7 +199,7 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
   }
   keep_model <- decoder || !is.null(loglik)
   spec <- list(
-    name = "model", grid = grid, axes = axes, parallel_score = TRUE, fun = fun,
+    name = "model", grid = grid, axes = axes, limits = limits, parallel_score = TRUE, fun = fun,
     probabilities = probabilities, no_prob_hint = no_prob_hint, order_rule = order_rule,
     # the method's own labels: predict(type = "class") without thresholds
     decoder = if (decoder) function(model, rows)

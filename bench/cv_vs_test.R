@@ -18,8 +18,9 @@
 # Run from the package root:  nice Rscript bench/cv_vs_test.R
 # Settings for the slow ones (documented in the table): cv_mlcrf with its
 # defaults, measure = "macro_f1" (session 34; before: eta = 1, nlambda = 3),
-# and cv_mlcrf_defaults (all defaults: the log loss chooses; not run on
-# yeast: issue 25, over 40 minutes); cv_lewl two lambdas, two betas, k = ncol(y).
+# and cv_mlcrf_defaults (all defaults: the log loss chooses; yeast's runs
+# since session 38, when they take minutes); cv_lewl two lambdas, two betas,
+# k = ncol(y).
 suppressMessages(library(mlss))
 options(width = 150)
 sets <- list(emotions = mlss::emotions, yeast = mlss::yeast, scene = mlss::scene)
@@ -51,7 +52,7 @@ methods <- list(
 )
 chosen <- Sys.getenv("CV_METHODS")
 if (nzchar(chosen)) methods <- methods[strsplit(chosen, ",")[[1]]]
-skip <- c("yeast:cv_mlcrf", "yeast:cv_mlcrf_defaults")  # too slow (issue 25)
+skip <- character()  # pairs not run (none since session 38)
 # seconds of the last tables (bench/cv_vs_test*_results.md; yeast's toolbox
 # runs guessed at 3x scene's), for the order of the runs only
 last <- c("emotions:cv_mlcrf" = 468, "scene:cv_mlcrf" = 2756, "yeast:cv_lewl" = 454,

@@ -494,3 +494,25 @@ test_that("cv_mlcrf's side-by-side steps return their values and say their warni
     expect_identical(out, list(a = 1, b = 2))
   }
 })
+
+test_that("cv_mlcrf() says nothing of the grid's edge for eta at 0.25 or 1, and does at 0.5", {
+  set.seed(43)
+  n <- 90
+  X <- matrix(runif(n * 3, -1, 1), n)
+  y1 <- runif(n) < plogis(2 * X[, 1])
+  Y <- cbind(a = y1, b = ifelse(runif(n) < 0.8, y1, !y1), c = runif(n) < plogis(-X[, 2]))
+  msgs <- character()
+  cv <- withCallingHandlers(
+    cv_mlcrf(X, Y, lambda_w = c(0.2, 0.05), eta = c(0.25, 1), lambda_v = 0.01,
+             foldid = rep(1:3, 30), progress = FALSE, prune = "none", path_stop = NULL),
+    message = function(m) { msgs <<- c(msgs, conditionMessage(m)); invokeRestart("muffleMessage") })
+  # either eta chosen is an end of this grid: 0.25 is the floor, 1 the limit
+  expect_true(cv$eta_best %in% c(0.25, 1))
+  expect_false(any(grepl("edge of the grid.*eta =", msgs)))
+  # the engine's rule with cv_mlcrf()'s limits: 0.5 at the lower end is an edge
+  g <- expand.grid(lambda_w = c(0.2, 0.05), eta = c(0.5, 1))
+  lim <- list(eta = c(mlss:::mlcrf_eta_floor, 1))
+  axes <- list(lambda_w = c(0.2, 0.05), eta = c(0.5, 1))
+  expect_identical(unname(mlss:::grid_edge(g, axes, 1, lim)["eta"]), "smallest")
+  expect_false("eta" %in% names(mlss:::grid_edge(g, axes, 4, lim)))
+})
