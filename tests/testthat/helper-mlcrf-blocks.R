@@ -37,3 +37,13 @@ mlcrf_edge_blocks <- function(fit, x, y) {
          nodes = seq_len(2L * p), edge = 2L * p + seq_len(K * p))
   })
 }
+
+# Three labels on three features, 90 rows: a and c driven by the features, b
+# a noisy copy of a (one edge a-b); the small problem of the tests of
+# cv_mlcrf()'s tolerances and of its grid-edge message.
+crf_three_labels <- function(seed = 43, n = 90) {
+  set.seed(seed)
+  X <- matrix(runif(n * 3, -1, 1), n)
+  y1 <- runif(n) < plogis(2 * X[, 1])
+  list(X = X, Y = cbind(a = y1, b = ifelse(runif(n) < 0.8, y1, !y1), c = runif(n) < plogis(-X[, 2])))
+}

@@ -496,11 +496,9 @@ test_that("cv_mlcrf's side-by-side steps return their values and say their warni
 })
 
 test_that("cv_mlcrf() says nothing of the grid's edge for eta at 0.25 or 1, and does at 0.5", {
-  set.seed(43)
-  n <- 90
-  X <- matrix(runif(n * 3, -1, 1), n)
-  y1 <- runif(n) < plogis(2 * X[, 1])
-  Y <- cbind(a = y1, b = ifelse(runif(n) < 0.8, y1, !y1), c = runif(n) < plogis(-X[, 2]))
+  d <- crf_three_labels()
+  X <- d$X
+  Y <- d$Y
   msgs <- character()
   cv <- withCallingHandlers(
     cv_mlcrf(X, Y, lambda_w = c(0.2, 0.05), eta = c(0.25, 1), lambda_v = 0.01,

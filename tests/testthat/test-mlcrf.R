@@ -447,11 +447,10 @@ test_that("cv_mlcrf() fits the folds to fold_tol and the rows to tol", {
   # mlcrf() on the fold at fold_tol; the fit on all the rows is mlcrf() at
   # tol.  The two tolerances give visibly different fits (checked), so a
   # swap of them fails.
-  set.seed(43)
-  n <- 90
-  X <- matrix(runif(n * 3, -1, 1), n)
-  y1 <- runif(n) < plogis(2 * X[, 1])
-  Y <- cbind(a = y1, b = ifelse(runif(n) < 0.8, y1, !y1), c = runif(n) < plogis(-X[, 2]))
+  d <- crf_three_labels()
+  X <- d$X
+  Y <- d$Y
+  n <- nrow(X)
   foldid <- rep(1:3, 30)
   cv <- suppressMessages(cv_mlcrf(X, Y, lambda_w = c(0.2, 0.05), eta = 0.5, lambda_v = 0.01,
                                   foldid = foldid, keep = TRUE, progress = FALSE, tol = 1e-9,
