@@ -4,6 +4,8 @@
 # Usage, from the package root (results quoted in
 # bench/cv_vs_test_toolbox_results.md):
 #   Rscript bench/cv_vs_test_splits.R emotions cv_clr,cv_mlknn 0,1,2,3
+# cv_mlcrf_defaults: cv_mlcrf() with its defaults, whose measure (and so
+# cvm and test here) is the held-out log loss per row (lower is better).
 suppressMessages(library(mlss))
 args <- commandArgs(TRUE)
 ds <- args[1]; meths <- strsplit(args[2], ",")[[1]]; seeds <- as.integer(strsplit(args[3], ",")[[1]])
@@ -14,7 +16,8 @@ runs <- list(cv_mlknn = function(x, y, ...) cv_mlknn(x, y, k = c(5, 10, 20), sca
   cv_clr = function(x, y, ...) cv_clr(x, y, cost = c(0.1, 1), ...),
   cv_lp = function(x, y, ...) cv_lp(x, y, cost = c(0.1, 1), ...),
   cv_homer = function(x, y, ...) cv_homer(x, y, cost = c(0.1, 1), ...),
-  cv_eps = function(x, y, ...) cv_eps(x, y, cost = c(0.1, 1), ...))
+  cv_eps = function(x, y, ...) cv_eps(x, y, cost = c(0.1, 1), ...),
+  cv_mlcrf_defaults = function(x, y, ...) cv_mlcrf(x, y, ...))
 ntr <- sum(d$train)
 for (sd in seeds) {
   set.seed(100 + sd)
@@ -26,8 +29,11 @@ for (sd in seeds) {
     set.seed(1)
     t0 <- proc.time()[[3]]
     cv <- suppressMessages(suppressWarnings(runs[[m]](x, y, progress = FALSE)))
+    test <- if (identical(cv$measure, "log_loss"))  # the measure print(cv) reports
+      ml_metrics(yt, prob = predict(cv$fit, xt, type = "prob", y = yt), measures = "log_loss")$log_loss
+    else f1(yt, predict(cv, xt, type = "class"))
     cat(sprintf("%s %s split %d: cvm %.3f se %.4f test %.3f gap %+.3f (%.0fs)\n", ds, m, sd,
-      as.vector(cv$cvm)[cv$chosen], as.vector(cv$cvsd)[cv$chosen], f1(yt, predict(cv, xt, type = "class")),
-      f1(yt, predict(cv, xt, type = "class")) - as.vector(cv$cvm)[cv$chosen], proc.time()[[3]] - t0))
+      as.vector(cv$cvm)[cv$chosen], as.vector(cv$cvsd)[cv$chosen], test,
+      test - as.vector(cv$cvm)[cv$chosen], proc.time()[[3]] - t0))
   }
 }
