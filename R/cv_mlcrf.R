@@ -17,13 +17,13 @@ mlcrf_eta_floor <- 0.25
 #' the model's probability of each validation row's label vector (refused
 #' with missing labels) and `"brier"` on the marginals (see [ml_metrics()]).
 #'
-#' Then, by default (`prune = "chisq"`), weak edges are pruned: from the fit
+#' Then (`prune = "ebic"`, the default, or `"chisq"`) weak edges are pruned: from the fit
 #' at the chosen point, the weakest edge (least strength) is dropped and the
 #' rest refitted on all the rows (stage 2 of [mlcrf()] at the chosen
 #' `lambda_w` and `eta`, warm-started, to `fold_tol`), down to no edge;
 #' the candidates whose criterion is within 1 of the least (the looser refits
 #' moved yeast's criteria by at most 0.17; the pruning 109.1 -> 54.7 CPU s, the
-#' same 29 edges, bench/mlcrf_speed.md) are refitted again to `tol`, and the one of least \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e} is kept, PL the
+#' same 29 edges, bench/mlcrf_speed.md) are refitted again to `tol`, and the one of least criterion is kept.  With `prune = "chisq"` the criterion is \eqn{-2 PL + \sum_{e \in E} c_e}{-2 PL + sum over its edges of c_e}, PL the
 #' pseudo-log-likelihood of the refit on the n rows and \eqn{c_e}{c_e} the
 #' (1 - `level`) quantile of what edge e would add to 2 PL if it were null: a
 #' likelihood-ratio test per edge.  Its null distribution is that of the
@@ -38,10 +38,18 @@ mlcrf_eta_floor <- 0.25
 #' mean, the edge's effective number of parameters, was about 10 on the
 #' synthetic designs below (21 weights per edge) and 11 to 29 on emotions
 #' (219 weights per edge), so the ridge keeps the penalty moderate where the
-#' features are many.  `prune = "ebic"` keeps instead the graph of least
+#' features are many.  With `prune = "ebic"` (the default) it is the
 #' extended BIC (Barber and Drton 2015):
 #' \eqn{-2 PL + |E| (K \log n + 4 \gamma \log m)}{-2 PL + |E| (K log n + 4 gamma log m)},
 #' |E| the graph's edges, K = 3 for `edge_type = "full"` (1 for `"ising"`).
+#' The default was `"chisq"` from session 34 to 37, when it recovered the
+#' synthetic graphs below more often; with the solver of session 37, the
+#' couplings' own ridge and `eta`'s grid c(0.25, 1) both recover all 100
+#' seeds of the ten designs, the eBIC 98 and 97 of 100 against 96 and 96
+#' on harder versions (250 rows; couplings of 0.5), and the eBIC's graphs
+#' predict as well or better: on emotions' 10 folds (bench/mlcrf.R) exact
+#' match 0.352 against 0.332 and log-likelihood loss 128.8 against 129.4
+#' per test fold, on yeast YEASTFIG; on scene the same graphs.
 #' The elimination stops early once three graphs in
 #' a row have a larger criterion than the best so far (each refit costs with
 #' many edges).  The chosen point of the grid stays that of the
@@ -60,15 +68,16 @@ mlcrf_eta_floor <- 0.25
 #' (independent labels, a single edge, a chain, a complete graph), on three
 #' 5-label designs (a chain, a star, two disconnected blocks) and on three
 #' 8-label ones (a chain, a star, two blocks): 100 of 100 seeds (sessions 37
-#' and 38, bench/mlcrf_structure_endtoend.R).  Before the solver of session 37
-#' and the couplings' own ridge, the 8-label blocks and star gave 9 and 6 of
-#' 10: the star's hub's seven edges show at a median of 2.5 standard errors.  The
-#' eBIC (`prune = "ebic"`, the default before) got 10, 10, 9, 10; 9, 6, 10;
+#' and 38, with either rule of pruning; bench/mlcrf_structure_endtoend.R).  Before the solver of session 37
+#' and the couplings' own ridge, the test per edge (`prune = "chisq"`, the
+#' default then) gave 9 and 6 of 10 on the 8-label blocks and star, whose
+#' hub's seven edges showed at a median of 2.5 standard errors; the
+#' eBIC got 10, 10, 9, 10; 9, 6, 10;
 #' 9; 9 and 2 of 10, and the cross-validated point alone (`prune =
 #' "none"`, whose group lasso keeps spurious edges between labels linked
 #' through a third) 9, 9, 0, 10; 6, 3, 10; 9; 9 and 0 of 10 (both measured
 #' before session 37).  On emotions
-#' (rows 1-400 to fit, 401-593 to test; 72 features) the default kept 13 of
+#' (rows 1-400 to fit, 401-593 to test; 72 features; session 35) `"chisq"` kept 13 of
 #' the cross-validated graph's 14 edges (test log loss 471.5, as the eBIC;
 #' 468.5 unpruned), on Mulan's split 9 of 14 (501.7; eBIC 500.9 with 13;
 #' unpruned 498.0); the first `"chisq"`, which counted all (d + 1) K = 219
@@ -175,10 +184,12 @@ mlcrf_eta_floor <- 0.25
 #'   rules) then predicts by the chosen rule.  Rules need a measure of label
 #'   sets: with `rule`, `measure = NULL` means `"macro_f1"`.  See [cv_eps()],
 #'   section Decision rules, and [ml_decide()].
-#' @param prune `"chisq"` (the default): prune the chosen fit's weak edges by
-#'   a likelihood-ratio test per edge against its null distribution under the
-#'   ridge refit (see Details); `"ebic"`: by the same elimination, but with the
-#'   extended BIC; `"none"`: keep the fit at the cross-validated point.
+#' @param prune `"ebic"` (the default since session 38): prune the chosen
+#'   fit's weak edges by a backward elimination that keeps the graph of least
+#'   extended BIC (see Details); `"chisq"` (the default in sessions 34-37):
+#'   by the same elimination, but with a likelihood-ratio test per edge
+#'   against its null distribution under the ridge refit; `"none"`: keep
+#'   the fit at the cross-validated point.
 #' @param gamma The extended BIC's \eqn{\gamma}{gamma} (0 is the BIC; Barber
 #'   and Drton use 0.25 to 1): 0.5 by default.  On the synthetic designs,
 #'   0.5 and 1 recovered the graphs equally often, 0 once less.
@@ -231,7 +242,7 @@ cv_mlcrf <- function(x, y, lambda_w = NULL, eta = c(0.25, 1), nlambda = 6, lambd
                      foldid = NULL, measure = NULL, thresholds = c("oof", "train"),
                      select = c("best", "1se"), keep = FALSE, parallel = FALSE,
                      progress = interactive(), na_labels = c("refuse", "negative"),
-                     path = TRUE, fold_marginals = NULL, prune = c("chisq", "ebic", "none"),
+                     path = TRUE, fold_marginals = NULL, prune = c("ebic", "chisq", "none"),
                      gamma = 0.5, level = 0.001, rule = NULL, fold_tol = 100 * tol,
                      path_stop = list(patience = 2, margin = 3), ..., maxit) {
   call <- match.call()

@@ -10,9 +10,9 @@
 #   with each fold's training mean and sd.
 #   * MLCRF: cv_mlcrf() with its defaults on the fold's training part
 #     (lambda_v by per-label CV, lambda_w and eta by 5-fold CV of the held-out
-#     log-likelihood, then the default pruning: prune = "chisq", the
-#     ridge-corrected test per edge, since session 34; MLCRF_ebic the extended
-#     BIC, the default before), exact
+#     log-likelihood, then the default pruning: prune = "ebic", the extended
+#     BIC, since session 38 and before session 34; MLCRF_chisq the
+#     ridge-corrected test per edge, the default in sessions 34-37), exact
 #     inference (m <= 14).  MLCRF_cv: the same CV without the pruning
 #     (prune = "none"), from the same run (the pruning's candidates are
 #     refitted from the CV fit, as cv_mlcrf() does, and all are scored, so
@@ -56,6 +56,7 @@ cv_eta <- if (nzchar(cv_eta)) as.numeric(strsplit(cv_eta, ",")[[1]]) else eval(f
 sets <- strsplit(Sys.getenv("MLCRF_BENCH_DATA", "emotions,scene,yeast"), ",")[[1]]
 methods <- strsplit(Sys.getenv("MLCRF_BENCH_METHODS", "BR,CC,PCC,MLKNN,IBLR,MLCRF"), ",")[[1]]
 out_dir <- Sys.getenv("MLCRF_BENCH_OUT", file.path("bench", "mlcrf_folds"))
+default_prune <- eval(formals(cv_mlcrf)$prune)[1]  # the installed package's default pruning
 cat("mlcrf benchmark;", R.version.string, "; BLAS:", extSoftVersion()[["BLAS"]],
     "; cores:", parallel::detectCores(), "; load:", readLines("/proc/loadavg"), "\n")
 
@@ -197,7 +198,7 @@ run_method <- function(group, s, ytr, yte, k) {
       level = eval(formals(cv_mlcrf)$level))))
     res$MLCRF_chisq <- fold_measures(yte, predict(pc$fit, s$te),
                                      predict(pc$fit, s$te, type = "prob", y = yte))
-    res$MLCRF <- if (eval(formals(cv_mlcrf)$prune)[1] == "chisq") res$MLCRF_chisq else
+    res$MLCRF <- if (default_prune == "chisq") res$MLCRF_chisq else
       res$MLCRF_ebic
     info$MLCRF <- list(cv_seconds = t$elapsed + t2$elapsed, cv_cpu = t$cpu + t2$cpu,
                        cv_only_cpu = t$cpu, prune_cpu = t2$cpu, chisq_cpu = t3$cpu,
@@ -352,7 +353,7 @@ if ("table" %in% parts) {
         r$res$MLCRF_ebic <- cm[k, ]
         r$info$MLCRF$lambda_w <- i$candidates$lambda_w[1]
         r$info$MLCRF$eta <- i$candidates$eta[1]
-        if (eval(formals(cv_mlcrf)$prune)[1] == "chisq") {
+        if (default_prune == "chisq") {
           if (is.null(r$res$MLCRF_chisq) ||
               !identical(i$chisq_level, eval(formals(cv_mlcrf)$level)))
             stop("a fold of ", name, " has no pick of the default prune = \"chisq\" at this ",
@@ -366,7 +367,9 @@ if ("table" %in% parts) {
       }
       r
     })
-    for (method in c("MLCRF", "MLCRF_cv", "MLCRF_ebic", "BR", "CC", "PCC", "MLKNN", "IBLR")) {
+    # (the default's own rule is the MLCRF row: not repeated)
+    for (method in setdiff(c("MLCRF", "MLCRF_cv", "MLCRF_ebic", "MLCRF_chisq", "BR", "CC", "PCC",
+                             "MLKNN", "IBLR"), paste0("MLCRF_", default_prune))) {
       have <- Filter(Negate(is.null), lapply(rs, function(r) r$res[[method]]))
       if (!length(have)) next
       M <- do.call(rbind, have)
@@ -375,9 +378,13 @@ if ("table" %in% parts) {
         note <- switch(method,
           MLCRF = paste0("cv_mlcrf() defaults: lambda_w, eta by held-out log-likelihood (eta grid ",
                          paste(eval(formals(cv_mlcrf)$eta), collapse = ", "), "), then pruning by ",
-                         "a ridge-corrected test per edge (prune = \"chisq\", level ",
-                         eval(formals(cv_mlcrf)$level), ")"),
-          MLCRF_ebic = "cv_mlcrf(prune = \"ebic\"): as MLCRF, pruned by the extended BIC instead (the default before s34)",
+                         if (default_prune == "chisq")
+                           paste0("a ridge-corrected test per edge (prune = \"chisq\", level ",
+                                  eval(formals(cv_mlcrf)$level), ")")
+                         else paste0("the extended BIC (prune = \"ebic\", gamma ",
+                                     eval(formals(cv_mlcrf)$gamma), ")")),
+          MLCRF_ebic = "cv_mlcrf(prune = \"ebic\"): pruned by the extended BIC (the default before s34 and since s38)",
+          MLCRF_chisq = "cv_mlcrf(prune = \"chisq\"): pruned by a ridge-corrected test per edge (the default in s34-s37)",
           MLCRF_cv = "cv_mlcrf(prune = \"none\"): lambda_w, eta by held-out log-likelihood",
           BR = "logistic, cost per label by 5-fold CV of the log loss",
           CC = "logistic chain (column order), cost per link by 5-fold CV of the log loss",
