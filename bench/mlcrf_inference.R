@@ -2,11 +2,14 @@
 # labels, exact is feasible) and on random dense 12-label graphs with
 # couplings of the size seen on yeast (issue 25).  Run from the package root:
 # Rscript bench/mlcrf_inference.R; results in bench/mlcrf_structure.md.
+# MLCRF_INFER_ETA: the yeast fit's eta (default 0.5; 0.25 is what
+# cv_mlcrf()'s default grid chooses on yeast since session 38).
 suppressMessages(library(mlss))
 set.seed(1)
 tr <- yeast$train
 t0 <- proc.time()
-fit <- mlcrf(yeast$x[tr, ], yeast$y[tr, ], eta = 0.5, tol = 1e-5)
+fit <- mlcrf(yeast$x[tr, ], yeast$y[tr, ], eta = as.numeric(Sys.getenv("MLCRF_INFER_ETA", "0.5")),
+             tol = 1e-5)
 cat(sprintf("yeast fit: %d edges, %.0f s\n", nrow(fit$edges), (proc.time() - t0)[["elapsed"]]))
 xt <- yeast$x[!tr, ]
 pot <- mlss:::mlcrf_potentials(fit, xt)
