@@ -21,6 +21,8 @@ documented <- list(
                         "note"),
   mlcrf_tables.csv = c("data", "method", "measure", "ours", "paper", "folds", "note"),
   mlcrf_structure.csv = c("design", "labels", "rule", "recovered", "seeds"),
+  mlcrf_structure_endtoend.csv = c("prune", "rows", "coupling", "design", "labels", "recovered",
+                                   "seeds"),
   mlls_scalability.csv = c("data", "method", "n_train", "measure", "ours", "elapsed_s", "paper",
                            "note"))
 
