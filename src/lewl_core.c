@@ -696,11 +696,13 @@ static int zstep_projected(const lewl_options *opt, const lewl_kernel *ker,
         if (rj > rmax) rmax = rj;
     }
     *resid = values[k - 1] > 0.0 ? rmax / values[k - 1] : R_PosInf;
-    /* Z (Z'Z)^{-1/2}: orthonormal to rounding (Z'Z = I in exact arithmetic) */
+    /* Z (Z'Z)^{-1/2}: orthonormal to rounding (Z'Z = I in exact arithmetic);
+       Z'Z's upper triangle, all sym_eigen_desc() reads */
     double *ZZ = (double *) R_alloc((size_t) k * k, sizeof(double));
     double *E = (double *) R_alloc((size_t) k * k, sizeof(double));
     double *ew = (double *) R_alloc((size_t) k, sizeof(double));
-    gemm('T', 'N', k, k, n, 1.0, Z, n, Z, n, 0.0, ZZ, k);
+    double zero = 0.0, one = 1.0;
+    F77_CALL(dsyrk)("U", "T", &k, &n, &one, Z, &n, &zero, ZZ, &k FCONE FCONE);
     int tk = 0;
     info = sym_eigen_desc(k, ZZ, 1e-8, &tk, ew, E);
     if (info != 0) return info > 0 ? -info : info;
