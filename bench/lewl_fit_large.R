@@ -9,7 +9,9 @@
 # peak RSS (VmHWM) and the hidden entries' micro AUC and AP.
 # LEWL_FIT_ACCEL: the depth of the Anderson mixing (options(mlss.lewl_accel);
 # unset: the build's default; "0": the plain alternation); LEWL_FIT_TOL:
-# lewl()'s tol (default 1e-6).
+# lewl()'s tol (default 1e-6).  LEWL_FIT_RPROF: a file for Rprof() of the fit;
+# then the fit's time by its parts (preparation, alternation, regression, the
+# rest) is printed (session s38).
 lib <- Sys.getenv("LEWL_FIT_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "lewl_scale.R"))
@@ -24,11 +26,20 @@ cat("lewl whole fit; n", n, "; diagonal", diag_on, "; load", readLines("/proc/lo
 d <- bench_data(n)
 k <- if (Sys.getenv("LEWL_FIT_K", "m") == "half") ceiling(ncol(d$y) / 2) else ncol(d$y)
 set.seed(1)
+rprof <- Sys.getenv("LEWL_FIT_RPROF")
+if (nzchar(rprof)) Rprof(rprof, interval = 0.1)
 tt <- system.time(fit <- withCallingHandlers(lewl(d$x, d$y, k = k, tol = tol),
                                              warning = function(w) {
                                                cat("warning:", conditionMessage(w), "\n")
                                                invokeRestart("muffleWarning")
                                              }))
+if (nzchar(rprof)) {
+  Rprof(NULL)
+  tot <- summaryRprof(rprof)$by.total
+  parts <- c("lewl_prepare", "lewl_solve", "lewl_regression", "lewl_thresholds")
+  cat("Rprof seconds by part (of", tot["\"lewl.default\"", "total.time"], "in lewl.default):",
+      paste(parts, tot[paste0("\"", parts, "\""), "total.time"]), "\n")
+}
 miss <- is.na(d$y)
 s <- fit$recovered[miss]
 t <- d$truth[miss]

@@ -24,7 +24,10 @@
 # LEWL_NYS_EIGEN ("auto": the Z-step lewl() takes, options(mlss.lewl_eigen);
 # "auto,iterative": the Nystrom fits both by the default route (with the
 # diagonal: the projected Z-step, session s37) and by the eigensolver's exact
-# eigenvectors).
+# eigenvectors).  LEWL_NYS_ACCELS (unset: the Nystrom fits as the exact one;
+# a list of depths, e.g. "0,10": each Nystrom fit once per depth, with
+# options(mlss.lewl_accel = d) for that fit only, the exact route at lewl()'s
+# default or LEWL_NYS_ACCEL; session s38).
 # Results: bench/lewl_nystrom_results.md.
 lib <- Sys.getenv("LEWL_NYS_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
@@ -39,6 +42,9 @@ marks <- as.integer(strsplit(Sys.getenv("LEWL_NYS_LANDMARKS", "500"), ",")[[1]])
 half_k <- Sys.getenv("LEWL_NYS_K", "default") == "half"
 diags <- as.logical(strsplit(Sys.getenv("LEWL_NYS_DIAG", "TRUE"), ",")[[1]])
 eigens <- strsplit(Sys.getenv("LEWL_NYS_EIGEN", "auto"), ",")[[1]]
+accels <- if (nzchar(Sys.getenv("LEWL_NYS_ACCELS")))
+  as.integer(strsplit(Sys.getenv("LEWL_NYS_ACCELS"), ",")[[1]]) else NA
+accel0 <- getOption("mlss.lewl_accel")
 options(mlss.lewl_nystrom_diag = diags[1])
 cat("lewl Nystrom vs exact;", R.version.string, "; stop:", getOption("mlss.lewl_stop", "default"),
     "; accel:", getOption("mlss.lewl_accel", "default"), "; diag:",
@@ -56,14 +62,16 @@ for (name in sets) {
     routes <- c(if (as.logical(Sys.getenv("LEWL_NYS_EXACT", "TRUE")))
                   list(list(approx = "exact", landmarks = NULL)),
                 unlist(lapply(diags, function(dg) unlist(lapply(marks, function(r)
-                  lapply(eigens, function(e) list(approx = "nystrom", landmarks = r, diag = dg,
-                                                  eigen = e))), recursive = FALSE)),
+                  unlist(lapply(eigens, function(e) lapply(accels, function(a)
+                    list(approx = "nystrom", landmarks = r, diag = dg, eigen = e,
+                         accel = a))), recursive = FALSE)), recursive = FALSE)),
                        recursive = FALSE))
     base <- NULL
     for (rt in routes) {
       set.seed(1)
       options(mlss.lewl_nystrom_diag = if (is.null(rt$diag)) TRUE else rt$diag)
       options(mlss.lewl_eigen = if (is.null(rt$eigen)) "auto" else rt$eigen)
+      options(mlss.lewl_accel = if (is.null(rt$accel) || is.na(rt$accel)) accel0 else rt$accel)
       tt <- system.time(fit <- suppressWarnings(
         lewl(d$x, ymiss, k = if (half_k) ceiling(ncol(ymiss) / 2), approx = rt$approx,
              landmarks = rt$landmarks)))
@@ -73,10 +81,14 @@ for (name in sets) {
                       landmarks = if (is.null(rt$landmarks)) NA else rt$landmarks,
                       diag = if (is.null(rt$diag)) NA else rt$diag,
                       eigen = if (is.null(rt$eigen)) "auto" else rt$eigen,
+                      accel = if (is.null(getOption("mlss.lewl_accel"))) NA
+                              else getOption("mlss.lewl_accel"),
                       t(m), d_ap = m[["ap"]] - base[["ap"]],
                       d_micro_auc = m[["micro_auc"]] - base[["micro_auc"]],
                       d_macro_auc = m[["macro_auc"]] - base[["macro_auc"]],
-                      iterations = fit$iterations,
+                      iterations = fit$iterations, accel_steps = fit$accel_steps,
+                      accel_refused = fit$accel_rejected,
+                      objective = tail(fit$objective, 1),
                       products = round(mean(fit$eig_products)), cpu_s = tt[[1]] + tt[[2]],
                       elapsed_s = tt[[3]])
       print(r, digits = 4, row.names = FALSE)
