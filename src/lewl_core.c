@@ -502,7 +502,7 @@ static int zstep_projected(const lewl_options *opt, const lewl_kernel *ker,
 {
     int n = opt->n, c = opt->c, k = opt->k, r = ker->r, rv = pf->rv, c2 = c + 2;
     const double *G = ker->K, *dg = ker->dg;
-    double lam = opt->lambda;
+    double lam = opt->lambda, zero = 0.0, one = 1.0;  /* (dsyrk's scalars) */
     /* R = [1, dg, Yt] (never formed) and R' R, R' diag(dg) R; G'[Yt, dg Yt];
        YD = diag(dg) Yt */
     double *YD = (double *) R_alloc((size_t) n * (c > 0 ? c : 1), sizeof(double));
@@ -545,7 +545,6 @@ static int zstep_projected(const lewl_options *opt, const lewl_kernel *ker,
         }
         /* Yt'Yt and Yt' diag(dg) Yt, their upper triangles only (half the
            flops of the full products, 5% of an iteration at 20000 rows) */
-        double zero = 0.0, one = 1.0;
         F77_CALL(dsyrk)("U", "T", &c, &n, &one, Yt, &n, &zero, YY, &c FCONE FCONE);
         for (int j = 0; j < c; j++)
             gemm('T', 'N', j + 1, 1, n, 1.0, Yt, n, YD + IDX(0, j, n), n, 0.0,
@@ -701,7 +700,6 @@ static int zstep_projected(const lewl_options *opt, const lewl_kernel *ker,
     double *ZZ = (double *) R_alloc((size_t) k * k, sizeof(double));
     double *E = (double *) R_alloc((size_t) k * k, sizeof(double));
     double *ew = (double *) R_alloc((size_t) k, sizeof(double));
-    double zero = 0.0, one = 1.0;
     F77_CALL(dsyrk)("U", "T", &k, &n, &one, Z, &n, &zero, ZZ, &k FCONE FCONE);
     int tk = 0;
     info = sym_eigen_desc(k, ZZ, 1e-8, &tk, ew, E);
