@@ -25,41 +25,36 @@ cat(sprintf("yeast test rows (%d): approximate marginals max |error| %.4f (Gibbs
             nrow(xt), max(abs(ex_s - ap_s)), max(attr(ap_s, "inference")$gibbs_se),
             100 * mean(rowSums(ex_c != ap_c) == 0), sum(info$map_certified),
             (proc.time() - t0)[["elapsed"]]))
-# random dense 12-label graphs, couplings drawn at the yeast sd
-sdp <- sd(pot$pair)
-for (scale in c(1, 2)) {
-  set.seed(2)
-  m <- 12; n <- 200
-  pairs <- which(upper.tri(diag(m)), arr.ind = TRUE); pairs <- pairs[order(pairs[, 1], pairs[, 2]), ]
-  node <- matrix(rnorm(n * m), n, m)
-  pair <- matrix(rnorm(n * 3 * nrow(pairs), sd = scale * sdp), n)
-  f <- mlss:::crf_infer_call
-  ex <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact")
-  ap <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate")
-  cat(sprintf("dense 12-label graphs, coupling sd %.3f (%g x yeast's): max |marginal error| %.4f, Gibbs se max %.4f, MAP equal %.1f%%\n",
-              scale * sdp, scale, max(abs(ex$marginal - ap$marginal)), max(ap$gibbs_se),
-              100 * mean(rowSums(ex$map != ap$map) == 0)))
-}
-# the same dense graphs with each entry of the pair tables drawn as yeast's
-# learned ones are: the (0,1) and (1,0) entries about 0 at their sd, the
-# (1,1) entry (the coupling proper) at its mean and sd (mostly positive:
-# labels that co-occur)
-K <- ncol(pot$pair) / nrow(fit$edges)
-if (K == 3) {
-  kind <- rep(1:3, nrow(fit$edges))
-  mu <- tapply(as.vector(pot$pair), rep(kind, each = nrow(pot$pair)), mean)
-  sds <- tapply(as.vector(pot$pair), rep(kind, each = nrow(pot$pair)), sd)
+# random dense 12-label graphs (200 rows, node potentials N(0, 1)), the
+# entries of each edge's pair table ((0,1), (1,0), (1,1)) drawn normal with
+# the means and sds given by kind; exact against approximate inference
+dense12 <- function(mu, sds, what) {
   set.seed(2)
   m <- 12; n <- 200
   pairs <- which(upper.tri(diag(m)), arr.ind = TRUE); pairs <- pairs[order(pairs[, 1], pairs[, 2]), ]
   node <- matrix(rnorm(n * m), n, m)
   k3 <- rep(1:3, nrow(pairs))
-  pair <- matrix(rnorm(n * 3 * nrow(pairs), mean = rep(mu[k3], each = n), sd = rep(sds[k3], each = n)), n)
+  pair <- matrix(rnorm(n * 3 * nrow(pairs), mean = rep(mu[k3], each = n),
+                       sd = rep(sds[k3], each = n)), n)
   f <- mlss:::crf_infer_call
   ex <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact")
   ap <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate")
-  cat(sprintf("dense 12-label graphs, entries as yeast's by kind (means %s, sds %s): max |marginal error| %.4f, Gibbs se max %.4f, MAP equal %.1f%%\n",
-              paste(signif(mu, 3), collapse = "/"), paste(signif(sds, 3), collapse = "/"),
-              max(abs(ex$marginal - ap$marginal)), max(ap$gibbs_se),
+  cat(sprintf("dense 12-label graphs, %s: max |marginal error| %.4f, Gibbs se max %.4f, MAP equal %.1f%%\n",
+              what, max(abs(ex$marginal - ap$marginal)), max(ap$gibbs_se),
               100 * mean(rowSums(ex$map != ap$map) == 0)))
+}
+# every entry symmetric about 0 at the sd of all yeast's pair entries
+sdp <- sd(pot$pair)
+for (scale in c(1, 2))
+  dense12(rep(0, 3), rep(scale * sdp, 3),
+          sprintf("coupling sd %.3f (%g x yeast's)", scale * sdp, scale))
+# each entry drawn as yeast's learned ones are: the (0,1) and (1,0) entries
+# about 0 at their sd, the (1,1) entry (the coupling proper) at its mean and
+# sd (mostly positive: labels that co-occur)
+if (ncol(pot$pair) == 3 * nrow(fit$edges)) {
+  kind <- rep(rep(1:3, nrow(fit$edges)), each = nrow(pot$pair))
+  mu <- tapply(as.vector(pot$pair), kind, mean)
+  sds <- tapply(as.vector(pot$pair), kind, sd)
+  dense12(mu, sds, sprintf("entries as yeast's by kind (means %s, sds %s)",
+                           paste(signif(mu, 3), collapse = "/"), paste(signif(sds, 3), collapse = "/")))
 }
