@@ -227,7 +227,7 @@ ml_cv_run <- function(x, y, fit, grid, predict = NULL, warm_start = FALSE, nfold
       model
     },
     order = order,
-    path_stop = path_stop)  # the early stop of paths (R/cv_engine.R), or NULL
+    path_stop = path_stop)  # the early stop of paths (R/cv_paths.R), or NULL
   cv <- cv_engine(spec, y, foldid, opt, call)
   class(cv) <- c(paste0("cv_", setdiff(class(cv$fit), "ml_ruled")[1]), "ml_cv")
   if (identical(class(cv)[1], "cv_mlls")) class(cv)[1] <- "cv_model"

@@ -1,5 +1,5 @@
 # The early stop of warm-start paths in the cross-validation engine
-# (path_stops() in R/cv_engine.R, cv_mlcrf(path_stop =)), against a plain-R
+# (path_stops() in R/cv_paths.R, cv_mlcrf(path_stop =)), against a plain-R
 # reading of the rule as ?cv_mlcrf states it: a path stops once its mean
 # held-out measure has not improved for `patience` points after its best so
 # far, or for one point when its best is more than `margin` standard errors
