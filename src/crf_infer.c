@@ -8,9 +8,10 @@
  *     once converged) and max-product BP for the MAP (exact on a tree once
  *     converged); on a component with cycles, Gibbs sampling with replica
  *     exchange for the marginals (two runs; the standard error within and
- *     between them) and BP's Bethe approximation for log Z.  The MAP candidates (max-product, the
- *     independent solution, the rounded marginals, the best Gibbs state and
- *     `starts` random states) are each polished by ICM and the best kept.
+ *     between them) and BP's Bethe approximation for log Z.  The MAP
+ *     candidates (max-product, the independent solution, the rounded
+ *     marginals, the best state the sampler's chains visited and `starts`
+ *     random states) are each polished by ICM and the best kept.
  *     BP that does not settle is retried with more damping (d <- (1 + d) / 2,
  *     three times), then once more with the first damping on the serial
  *     schedule. */
