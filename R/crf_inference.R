@@ -10,6 +10,11 @@ crf_component_exact <- 20L
 # the C code runs 2, 4, 8 times as many sweeps, then a warning.
 crf_gibbs_se_target <- 0.005
 
+# Gibbs sampling's replica exchange: this many chains at inverse temperatures
+# from 1 down to beta_min, geometric (c(1, 1): plain Gibbs sampling); chosen
+# on frustrated dense graphs by bench/mlcrf_tempering.R.
+crf_tempering <- c(chains = 8, beta_min = 0.1)
+
 crf_mode <- function(inference) match(inference, c("auto", "exact", "approximate")) - 1L
 
 # What one call computes on an approximate component (the bits of src/crf_infer.c):
@@ -23,7 +28,7 @@ crf_want <- c(score = 1L, class = 2L, prob = 4L, all = 7L)
 crf_infer_call <- function(node, pair, from, to, inference = "auto", y = NULL,
                            damping = 0.5, max_iter = 500L, tol = 1e-8, sweeps = 5000L,
                            starts = 5L, component_max = crf_component_exact, what = "all",
-                           loopy = "gibbs") {
+                           loopy = "gibbs", tempering = crf_tempering) {
   if (!is.numeric(sweeps) || length(sweeps) != 1 || is.na(sweeps) || sweeps < 20 ||
       sweeps > .Machine$integer.max)
     stop_arg("'sweeps' must be a number of Gibbs sweeps >= 20")
@@ -34,7 +39,7 @@ crf_infer_call <- function(node, pair, from, to, inference = "auto", y = NULL,
   .Call(C_crf_infer, node, pair, as.integer(from), as.integer(to), crf_mode(inference),
         as.integer(component_max), y, as.numeric(damping), as.integer(max_iter), as.numeric(tol),
         as.integer(sweeps), as.integer(starts), crf_gibbs_se_target, as.integer(want),
-        match(loopy, c("gibbs", "bp")) - 1L)
+        match(loopy, c("gibbs", "bp")) - 1L, as.numeric(tempering))
 }
 
 # The report attached as attr(, "inference"), and the warnings: BP that did
@@ -50,13 +55,13 @@ crf_inference_info <- function(res, m, tol, sweeps, type = "score", loopy = "gib
     return(info)
   }
   bp_ok <- res$bp_delta < tol
-  marg_rule <- if (loopy == "gibbs") paste0(
-    "Gibbs sampling (", sweeps, " sweeps after ", sweeps %/% 5, " of burn-in, up to 8 ",
-    "times as many while the Monte Carlo standard error exceeds ", crf_gibbs_se_target,
-    "; marginals)") else paste0(
-    "loopy BP's marginals where BP settled, else Gibbs sampling (", sweeps, " sweeps ",
-    "after ", sweeps %/% 5, " of burn-in, more while the Monte Carlo standard error ",
-    "exceeds ", crf_gibbs_se_target, ")")
+  sampler <- paste0(
+    "Gibbs sampling with replica exchange (", crf_tempering[["chains"]], " temperatures from 1 ",
+    "down to ", crf_tempering[["beta_min"]], "; two runs of ", sweeps %/% 2, " sweeps after ",
+    sweeps %/% 10, " of burn-in, up to 8 times as many while the Monte Carlo standard error ",
+    "(within and between the runs) exceeds ", crf_gibbs_se_target)
+  marg_rule <- if (loopy == "gibbs") paste0(sampler, "; marginals)") else
+    paste0("loopy BP's marginals where BP settled, else ", sampler, ")")
   info <- list(method = "approximate", components = sizes,
                exact_labels = res$exact_labels,
                marginals = "belief propagation",
@@ -68,7 +73,8 @@ crf_inference_info <- function(res, m, tol, sweeps, type = "score", loopy = "gib
                                marg_rule, " and the Bethe log Z; MAP candidates polished ",
                                "by iterated conditional modes"),
                bp_iterations = res$bp_iter, bp_converged = bp_ok,
-               gibbs_se = res$gibbs_se, map_certified = res$map_certified)
+               gibbs_se = res$gibbs_se, swap_rate = res$swap_rate,
+               map_certified = res$map_certified)
   if (type == "score" && any(res$gibbs))
     info$marginals <- "Gibbs sampling (components with cycles)"
   if (type == "score" && any(res$gibbs) && any(res$loopy & !res$gibbs))

@@ -22,13 +22,31 @@
 #' the messages updated in place, edge by edge, each update seeing those
 #' already made in the sweep, which settles on graphs where the parallel
 #' schedule oscillates) and max-product belief propagation for the MAP; on a
-#' component with cycles, Gibbs sampling for the marginals (`sweeps` sweeps
-#' after a burn-in of `sweeps / 5`, labels in order, from the best MAP
-#' candidate; the marginals are Rao-Blackwellised, the mean of
-#' \eqn{p(y_l = 1 \mid y_{-l}, x)}{p(y_l = 1 | y_-l, x)}; a batch-means
-#' standard error from 20 batches; while the largest standard error exceeds
-#' 0.005 the sampler runs again with 2, 4 and 8 times the sweeps), and
-#' loopy BP's Bethe approximation for \eqn{\log Z} (`type = "prob"`, capped at 1).
+#' component with cycles, Gibbs sampling with replica exchange (parallel
+#' tempering) for the marginals, and loopy BP's Bethe approximation for
+#' \eqn{\log Z} (`type = "prob"`, capped at 1).  The sampler runs 8 chains at
+#' inverse temperatures \eqn{\beta} from 1 down to 0.1 (geometric), the chain
+#' at \eqn{\beta} sampling \eqn{p(y \mid x)^\beta}{p(y | x)^beta}: each sweep
+#' updates every chain's labels in order, then proposes to swap the states of
+#' each pair of neighbouring temperatures, accepted with probability
+#' \eqn{\min(1, e^{(\beta_i - \beta_j)(s(y_j) - s(y_i))})}{min(1, exp((beta_i - beta_j)(s(y_j) - s(y_i))))},
+#' \eqn{s} the unnormalised score; hot chains cross between modes and hand
+#' their states down.  Two independent runs of `sweeps / 2` sweeps after a
+#' burn-in of `sweeps / 10`, one from the best MAP candidate, one from a
+#' random label vector; the marginals are Rao-Blackwellised from the chain at
+#' \eqn{\beta = 1} (the mean of
+#' \eqn{p(y_l = 1 \mid y_{-l}, x)}{p(y_l = 1 | y_-l, x)}) over both runs; the
+#' standard error is the larger of the batch-means one (20 batches a run)
+#' and the between-run one (the spread of the two runs' means: large where
+#' the runs sit in different modes, which batch means within one run cannot
+#' see); while the largest standard error exceeds 0.005 the sampler runs
+#' again with 2, 4 and 8 times the sweeps.  Plain Gibbs sampling (one
+#' temperature, the sampler until session 39) does not mix on frustrated
+#' dense graphs: on random dense 12-label graphs whose every pair entry is
+#' \eqn{N(0, s^2)}, \eqn{s} = 2.18 (the spread of the pair potentials learned
+#' on yeast) or twice that, its marginals were off by up to 0.40 and 0.83;
+#' replica exchange's by 0.014 and 0.012, at 6 to 10 times the CPU time
+#' (bench/mlcrf_tempering.R, 200 rows each; bench/mlcrf_structure.md).
 #' The MAP of an approximate component is the best of these candidates, each
 #' polished by iterated conditional modes (ICM: each label in turn set to its
 #' more probable value given the others, until a sweep changes nothing, at
@@ -62,10 +80,16 @@
 #'   then reported as certified (`map_certified`).
 #' * Gibbs sampling on a component with cycles: the marginals are estimates
 #'   with the reported Monte Carlo standard error (`gibbs_se`, the largest over
-#'   the labels, per instance); a warning counts the instances where it stays
-#'   above 0.005 after 8 times the sweeps.  Measured (bench/mlcrf_inference.R):
-#'   within 0.02 of the exact marginals on the learned yeast graph and on dense
-#'   random 12-label graphs with couplings of the size learned on yeast.  The
+#'   the labels, per instance, within and between the two runs); a warning
+#'   counts the instances where it stays above 0.005 after 8 times the sweeps.
+#'   Measured (bench/mlcrf_inference.R): within 0.02 of the exact marginals on
+#'   the learned yeast graph and on dense random 12-label graphs with
+#'   couplings of the size learned on yeast and twice that, frustrated ones
+#'   (every entry symmetric about 0) included.  Replica exchange mixes as far
+#'   as its hottest chain (\eqn{\beta = 0.1}) does: with couplings much larger
+#'   than these, both runs can stay in one mode, and the between-run error
+#'   shows only runs that stay in different ones.  `swap_rate` (per instance)
+#'   is the lowest acceptance of a swap between neighbouring temperatures.  The
 #'   MAP is a local optimum (no single label flip raises
 #'   \eqn{p(y \mid x)}{p(y | x)}) at least as probable as every candidate, and
 #'   is not certified.
@@ -77,7 +101,7 @@
 #' * `attr(, "inference")` says what ran: `method` (`"exact"` when every
 #'   component was enumerated, else `"approximate"`), the component sizes,
 #'   and per instance `exact_labels`, `bp_iterations`, `bp_converged`,
-#'   `gibbs_se` and `map_certified`.
+#'   `gibbs_se`, `swap_rate` and `map_certified`.
 #'
 #' @param object A fit from [mlcrf()].
 #' @param newx New data with the training columns (a data frame of the
@@ -103,8 +127,9 @@
 #'   class `"mlss_deprecated"` until the next release).
 #' @param damping,max_iter,tol Belief propagation: damping in \[0, 1),
 #'   maximum sweeps and tolerance on the messages.
-#' @param sweeps Gibbs sweeps (after a burn-in of `sweeps / 5`) on a
-#'   component with cycles; see Inference.
+#' @param sweeps Gibbs sweeps per temperature (two runs of `sweeps / 2`, each
+#'   after a burn-in of `sweeps / 10`) on a component with cycles; see
+#'   Inference.
 #' @param starts Random starts of iterated conditional modes for the MAP.
 #' @param thresholds For `type = "class"`: cut the marginals at these
 #'   thresholds instead of the MAP; by default `fit$thresholds` when the fit

@@ -5,7 +5,8 @@
 # root with the package installed: Rscript bench/mlcrf_cv30.R; results in
 # bench/mlcrf_speed.md.  Environment: MLCRF_CV30_CV (1: also the whole
 # cv_mlcrf(nlambda = 5, nfolds = 2)), MLCRF_CV30_PREDICT (0: skip the timings
-# of single predict() calls), MLCRF_CV30_LIB (library to load mlss from).
+# of single predict() calls), MLCRF_CV30_LIB (library to load mlss from),
+# MLCRF_CV30_ROWS (validation rows predicted, default 150).
 lib <- Sys.getenv("MLCRF_CV30_LIB", "")
 if (nzchar(lib)) library(mlss, lib.loc = lib) else library(mlss)
 cat("mlcrf cv30;", R.version.string, "; mlss from", find.package("mlss"), "; load:",
@@ -22,7 +23,7 @@ cpu <- function(t) sprintf("%.1f s elapsed, %.1f s CPU", t[["elapsed"]],
 tr <- 1:150
 t <- system.time(fit <- mlcrf(x[tr, ], y[tr, ], lambda_v = 0.01, lambda_w = 0.02, eta = 0.5))
 cat(sprintf("fit on 150 rows: %d edges, %s\n", nrow(fit$edges), cpu(t)))
-va <- 151:300
+va <- 150 + seq_len(as.integer(Sys.getenv("MLCRF_CV30_ROWS", "150")))
 has_loopy <- "loopy" %in% names(formals(mlss:::predict.mlcrf))
 if (Sys.getenv("MLCRF_CV30_PREDICT", "1") == "1")
 for (loopy in if (has_loopy) c("gibbs", "bp") else "gibbs")
@@ -33,12 +34,12 @@ for (loopy in if (has_loopy) c("gibbs", "bp") else "gibbs")
     if (type == "prob") args$y <- y[va, ]
     if (has_loopy) args$loopy <- loopy
     t <- system.time(p <- suppressWarnings(do.call(predict, args)))
-    cat(sprintf("predict(type = \"%s\"%s) on 150 rows: %s\n", type,
-                if (has_loopy) paste0(", loopy = \"", loopy, "\"") else "", cpu(t)))
+    cat(sprintf("predict(type = \"%s\"%s) on %d rows: %s\n", type,
+                if (has_loopy) paste0(", loopy = \"", loopy, "\"") else "", length(va), cpu(t)))
     if (type == "score") {
       inf <- attr(p, "inference")
-      cat(sprintf("  BP converged on %d of 150 rows; Gibbs ran on %s rows\n",
-                  sum(inf$bp_converged), if (loopy == "bp") sum(inf$gibbs_se > 0) else "all"))
+      cat(sprintf("  BP converged on %d of %d rows; Gibbs ran on %s rows\n",
+                  sum(inf$bp_converged), length(va), if (loopy == "bp") sum(inf$gibbs_se > 0) else "all"))
       if (loopy == "gibbs") ref <- p
       else cat(sprintf("  max |BP - Gibbs marginal| %.4f, mean %.4f\n", max(abs(p - ref)),
                        mean(abs(p - ref))))

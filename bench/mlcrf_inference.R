@@ -5,6 +5,10 @@
 # MLCRF_INFER_ETA: the yeast fit's eta (default 0.5; 0.25 is what
 # cv_mlcrf()'s default grid chooses on yeast since session 38).
 suppressMessages(library(mlss))
+cat("mlcrf inference; mlss from", find.package("mlss"), "; load:", readLines("/proc/loadavg"),
+    "; date:", format(Sys.time(), tz = "UTC"), "UTC\n")
+# CPU seconds (user + sys, children included) of a proc.time() difference
+cpu <- function(t) sum(t[c(1, 2, 4, 5)], na.rm = TRUE)
 set.seed(1)
 tr <- yeast$train
 t0 <- proc.time()
@@ -21,10 +25,10 @@ t0 <- proc.time()
 ap_s <- predict(fit, xt, type = "score", inference = "approximate")
 ap_c <- predict(fit, xt, type = "class", inference = "approximate")
 info <- attr(ap_c, "inference")
-cat(sprintf("yeast test rows (%d): approximate marginals max |error| %.4f (Gibbs se max %.4f); MAP equal to exact on %.2f%% of rows; MAP certified on %d rows; %.0f s\n",
+cat(sprintf("yeast test rows (%d): approximate marginals max |error| %.4f (Gibbs se max %.4f); MAP equal to exact on %.2f%% of rows; MAP certified on %d rows; %.1f CPU s\n",
             nrow(xt), max(abs(ex_s - ap_s)), max(attr(ap_s, "inference")$gibbs_se),
             100 * mean(rowSums(ex_c != ap_c) == 0), sum(info$map_certified),
-            (proc.time() - t0)[["elapsed"]]))
+            cpu(proc.time() - t0)))
 # random dense 12-label graphs (200 rows, node potentials N(0, 1)), the
 # entries of each edge's pair table ((0,1), (1,0), (1,1)) drawn normal with
 # the means and sds given by kind; exact against approximate inference
@@ -38,10 +42,11 @@ dense12 <- function(mu, sds, what) {
                        sd = rep(sds[k3], each = n)), n)
   f <- mlss:::crf_infer_call
   ex <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "exact")
+  t0 <- proc.time()
   ap <- f(node, pair, pairs[, 1] - 1L, pairs[, 2] - 1L, "approximate")
-  cat(sprintf("dense 12-label graphs, %s: max |marginal error| %.4f, Gibbs se max %.4f, MAP equal %.1f%%\n",
+  cat(sprintf("dense 12-label graphs, %s: max |marginal error| %.4f, Gibbs se max %.4f, MAP equal %.1f%%; %.1f CPU s\n",
               what, max(abs(ex$marginal - ap$marginal)), max(ap$gibbs_se),
-              100 * mean(rowSums(ex$map != ap$map) == 0)))
+              100 * mean(rowSums(ex$map != ap$map) == 0), cpu(proc.time() - t0)))
 }
 # every entry symmetric about 0 at the sd of all yeast's pair entries
 sdp <- sd(pot$pair)

@@ -6,11 +6,12 @@
  *     component has at most comp_max labels;
  *   else approximately: on a tree, sum-product BP for the marginals (exact
  *     once converged) and max-product BP for the MAP (exact on a tree once
- *     converged); on a component with cycles, Gibbs sampling for the
- *     marginals (with a batch-means standard error) and BP's Bethe
- *     approximation for log Z.  The MAP candidates (max-product, the
- *     independent solution, the rounded marginals, the best Gibbs state and
- *     `starts` random states) are each polished by ICM and the best kept.
+ *     converged); on a component with cycles, Gibbs sampling with replica
+ *     exchange for the marginals (two runs; the standard error within and
+ *     between them) and BP's Bethe approximation for log Z.  The MAP
+ *     candidates (max-product, the independent solution, the rounded
+ *     marginals, the best state the sampler's chains visited and `starts`
+ *     random states) are each polished by ICM and the best kept.
  *     BP that does not settle is retried with more damping (d <- (1 + d) / 2,
  *     three times), then once more with the first damping on the serial
  *     schedule. */
@@ -27,6 +28,7 @@
 #define WANT_MAP 2
 #define WANT_LOGZ 4
 #define CRF_EXACT_MAX 30   /* a hard guard on one component; the R side documents the cut-off */
+#define GIBBS_RUNS 2       /* independent Gibbs runs per component: their spread shows non-mixing */
 
 static double crf_unif(void) { return unif_rand(); }
 
@@ -35,21 +37,26 @@ static double crf_unif(void) { return unif_rand(); }
  * mode: 0 auto, 1 exact, 2 approximate; comp_max: the largest component
  * "auto" enumerates; y: NULL or an n x m 0/1 double matrix of the label
  * vectors whose log-probability is wanted; damping, maxit, tol: BP; sweeps:
- * Gibbs sweeps after a burn-in of sweeps / 5, run again with 2, 4, 8 times
- * as many while the largest standard error exceeds se_target; starts:
+ * Gibbs sweeps per temperature (GIBBS_RUNS runs of sweeps / GIBBS_RUNS, each
+ * after a fifth of that of burn-in), run again with 2, 4, 8 times as many
+ * while the largest standard error exceeds se_target; starts:
  * random ICM starts; what: a sum of WANT_MARG (the marginals), WANT_MAP and
  * WANT_LOGZ (log Z, and logp of y): on an approximate component only what is
  * asked for is computed (log Z alone is BP's, without the MAP search or
  * Gibbs); loopy: 0 Gibbs for the marginals of every approximate component
- * with cycles, 1 BP's marginals there where BP settled, Gibbs elsewhere.
+ * with cycles, 1 BP's marginals there where BP settled, Gibbs elsewhere;
+ * tempering: c(chains, beta_min), the replica-exchange ladder (geometric
+ * from 1 to beta_min; one chain: plain Gibbs sampling).
  * Entries not asked for are left as computed on the way (the marginals of
  * BP, the independent MAP) and are not to be used.
  * Returns list(marginal, map, logZ, logp, bp_iter, bp_delta, gibbs_se,
- * map_certified, exact_labels, component, loopy, gibbs), loopy and gibbs per
- * instance: an approximate component had cycles, Gibbs sampling ran. */
+ * map_certified, exact_labels, component, loopy, gibbs, swap_rate), loopy
+ * and gibbs per instance: an approximate component had cycles, Gibbs
+ * sampling ran; swap_rate: the lowest acceptance of a swap between
+ * neighbouring temperatures (NA without tempering). */
 SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_max, SEXP y,
                SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts, SEXP se_target,
-               SEXP what, SEXP loopy)
+               SEXP what, SEXP loopy, SEXP tempering)
 {
     int want = Rf_asInteger(what), lpy = Rf_asInteger(loopy);
     if (want == NA_INTEGER || want < 1 || want > 7 || (lpy != 0 && lpy != 1))
@@ -75,6 +82,12 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
             Rf_error("internal: y must be a double %d x %d matrix", n, m);
         Y = REAL(y);
     }
+    if (!Rf_isReal(tempering) || XLENGTH(tempering) != 2)
+        Rf_error("internal: tempering must be c(chains, beta_min)");
+    int npt = (int) REAL(tempering)[0];
+    double bmin = REAL(tempering)[1];
+    if (npt < 1 || npt > 100 || !(bmin > 0 && bmin <= 1))
+        Rf_error("internal: bad tempering");
     double damp = Rf_asReal(damping), tl = Rf_asReal(tol);
     int mx = Rf_asInteger(maxit);
 
@@ -140,6 +153,7 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
     SEXP compr = PROTECT(Rf_allocVector(INTSXP, m));
     SEXP loopyr = PROTECT(Rf_allocVector(LGLSXP, n));
     SEXP gibbsr = PROTECT(Rf_allocVector(LGLSXP, n));
+    SEXP swapr = PROTECT(Rf_allocVector(REALSXP, n));
     for (int l = 0; l < m; l++) INTEGER(compr)[l] = comp[l] + 1;
 
     int ms = maxsize > 0 ? maxsize : 1;
@@ -149,7 +163,14 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
     double *mg = (double *) R_alloc((size_t) ms, sizeof(double));
     double *mg2 = (double *) R_alloc((size_t) ms, sizeof(double));
     double *acc = (double *) R_alloc((size_t) ms, sizeof(double));
-    double *batch = (double *) R_alloc((size_t) ms * nbatch, sizeof(double));
+    double *batch = (double *) R_alloc((size_t) ms * nbatch * GIBBS_RUNS, sizeof(double));
+    /* the replica-exchange ladder: geometric from 1 down to beta_min */
+    double *beta = (double *) R_alloc((size_t) npt, sizeof(double));
+    for (int r = 0; r < npt; r++) beta[r] = npt > 1 ? pow(bmin, (double) r / (npt - 1)) : 1.0;
+    double *scr = (double *) R_alloc((size_t) npt, sizeof(double));
+    int *accepted = (int *) R_alloc((size_t) npt, sizeof(int));
+    int *ys = (int *) R_alloc((size_t) ms * npt * GIBBS_RUNS, sizeof(int));
+    int *y3 = (int *) R_alloc((size_t) ms, sizeof(int));
     double *msg = (double *) R_alloc(2 * (size_t) E + 1, sizeof(double));
     double *msg2 = (double *) R_alloc(2 * (size_t) E + 1, sizeof(double));
     int *yv = (int *) R_alloc((size_t) ms, sizeof(int));
@@ -165,6 +186,7 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
         if (maxsize >= 12 || i % 64 == 0) R_CheckUserInterrupt();
         double lz_all = 0.0, dmax = 0.0, semax = 0.0;
         int itmax = 0, certified = 1, nex = 0, anyloopy = 0, anygibbs = 0;
+        double swapmin = NA_REAL;   /* the lowest swap acceptance of the ladder */
         for (int c = 0; c < nc; c++) {
             const crf_graph *g = &graphs[c];
             int sz = csize[c], ec = cedges[c];
@@ -236,14 +258,34 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
                     certified_c = 0;
                 }
                 if (gibbs) {
-                    /* Gibbs from the best state so far; more sweeps (2, 4, 8
-                     * times) while the standard error is above the target */
-                    double se, bs;
+                    /* GIBBS_RUNS runs of replica exchange (npt chains; plain
+                     * Gibbs when npt = 1), from the best state so far and
+                     * from random ones; more sweeps (2, 4, 8 times) while the
+                     * standard error (within and between the runs) is above
+                     * the target */
+                    double se = INFINITY, bs = -INFINITY, bsk;
                     double bstart = crf_score(g, nd, pr, yv);
+                    for (int k = 0; k < GIBBS_RUNS; k++)
+                        for (int r = 0; r < npt; r++) {
+                            int *yr = ys + ((size_t) k * npt + r) * sz;
+                            for (int j = 0; j < sz; j++) yr[j] = k == 0 ? yv[j] : crf_unif() < 0.5;
+                        }
                     int sw = nsw;
-                    for (int k = 0; k < 4; k++, sw *= 2) {
-                        crf_gibbs(g, nd, pr, sw, sw / 5, nbatch, crf_unif, yv, mg, &se, y2, &bs,
-                                  batch);
+                    for (int a = 0; a < 4; a++, sw *= 2) {
+                        int per = sw / (GIBBS_RUNS * nbatch);
+                        if (per < 1) per = 1;
+                        for (int k = 0; k < GIBBS_RUNS; k++) {
+                            crf_gibbs(g, nd, pr, per, per * nbatch / 5, nbatch, npt, beta, crf_unif,
+                                      ys + (size_t) k * npt * sz, scr,
+                                      batch + (size_t) k * nbatch * sz, y3, &bsk, accepted);
+                            if (bsk > bs) { bs = bsk; memcpy(y2, y3, sizeof(int) * (size_t) sz); }
+                            int total = per * nbatch + per * nbatch / 5;
+                            for (int r = 0; r + 1 < npt; r++) {
+                                double rate = (double) accepted[r] / total;
+                                if (ISNA(swapmin) || rate < swapmin) swapmin = rate;
+                            }
+                        }
+                        se = crf_batch_summary(sz, GIBBS_RUNS, nbatch, per, batch, mg);
                         if (se <= setarget || sw > INT_MAX / 4) break;
                     }
                     if (se > semax) semax = se;
@@ -271,6 +313,7 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
         INTEGER(nexact)[i] = nex;
         LOGICAL(loopyr)[i] = anyloopy;
         LOGICAL(gibbsr)[i] = anygibbs;
+        REAL(swapr)[i] = swapmin;
         if (Y) {
             for (int l = 0; l < m; l++) yall[l] = Y[IDX(i, l, n)] > 0.5;
             /* the full graph's score: the edges' original numbering */
@@ -286,9 +329,9 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
     if (any_random) PutRNGstate();
     const char *names[] = {"marginal", "map", "logZ", "logp", "bp_iter", "bp_delta",
                            "gibbs_se", "map_certified", "exact_labels", "component",
-                           "loopy", "gibbs", ""};
+                           "loopy", "gibbs", "swap_rate", ""};
     SEXP out = named_list(names, marg, map, logZ, logp, bpit, bpdel, gse, cert, nexact, compr,
-                          loopyr, gibbsr);
-    UNPROTECT(12);
+                          loopyr, gibbsr, swapr);
+    UNPROTECT(13);
     return out;
 }

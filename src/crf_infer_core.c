@@ -218,41 +218,92 @@ int crf_components(int m, int E, const int *from, const int *to, int *comp, int 
     return nc;
 }
 
-void crf_gibbs(const crf_graph *g, const double *node, const double *pair, int sweeps,
-               int burn, int nbatch, double (*runif)(void), int *y, double *marg,
-               double *se, int *best, double *best_score, double *batch)
+/* One Gibbs sweep over the labels in order at inverse temperature beta
+ * (p_beta(y) proportional to exp(beta s(y))); *score follows y.  With acc,
+ * p(y_l = 1 | y_-l) is added into acc[l] (Rao-Blackwellised marginals). */
+static void gibbs_sweep(const crf_graph *g, const double *node, const double *pair,
+                        double beta, double (*runif)(void), int *y, double *score, double *acc)
+{
+    for (int l = 0; l < g->m; l++) {
+        double lo = local_logodds(g, node, pair, y, l);
+        double p = sigmoid(beta * lo);
+        int old = y[l];
+        y[l] = runif() < p;
+        if (y[l] != old) *score += y[l] ? lo : -lo;
+        if (acc) acc[l] += p;
+    }
+}
+
+void crf_gibbs(const crf_graph *g, const double *node, const double *pair, int per, int burn,
+               int nbatch, int R, const double *beta, double (*runif)(void), int *y,
+               double *score, double *batch, int *best, double *best_score, int *accepted)
 {
     int m = g->m;
-    int per = sweeps / nbatch;
-    if (per < 1) { per = 1; nbatch = sweeps; }
     for (int k = 0; k < m * nbatch; k++) batch[k] = 0.0;
-    memcpy(best, y, sizeof(int) * (size_t) m);
-    *best_score = crf_score(g, node, pair, y);
+    for (int r = 0; r < R - 1; r++) accepted[r] = 0;
+    *best_score = -INFINITY;
+    for (int r = 0; r < R; r++) {
+        score[r] = crf_score(g, node, pair, y + (size_t) r * m);
+        if (score[r] > *best_score) {
+            *best_score = score[r];
+            memcpy(best, y + (size_t) r * m, sizeof(int) * (size_t) m);
+        }
+    }
     int total = burn + per * nbatch;
     for (int s = 0; s < total; s++) {
         int b = s < burn ? -1 : (s - burn) / per;
-        for (int l = 0; l < m; l++) {
-            double p = sigmoid(local_logodds(g, node, pair, y, l));
-            y[l] = runif() < p;
-            if (b >= 0) batch[b * m + l] += p;   /* Rao-Blackwellised */
+        for (int r = 0; r < R; r++) {
+            int *yr = y + (size_t) r * m;
+            gibbs_sweep(g, node, pair, beta[r], runif, yr, score + r,
+                        r == 0 && b >= 0 ? batch + (size_t) b * m : NULL);
+            /* the MAP search keeps the best state of any chain */
+            if (score[r] > *best_score) {
+                *best_score = score[r];
+                memcpy(best, yr, sizeof(int) * (size_t) m);
+            }
         }
-        double sc = crf_score(g, node, pair, y);
-        if (sc > *best_score) {
-            *best_score = sc;
-            memcpy(best, y, sizeof(int) * (size_t) m);
+        /* replica exchange between neighbouring temperatures: the states of
+         * chains r and r + 1 trade places with probability
+         * min(1, exp((beta_r - beta_r+1)(s_r+1 - s_r))), which keeps each
+         * chain's distribution */
+        for (int r = 0; r + 1 < R; r++) {
+            double la = (beta[r] - beta[r + 1]) * (score[r + 1] - score[r]);
+            if (la >= 0 || runif() < exp(la)) {
+                int *ya = y + (size_t) r * m, *yb = ya + m;
+                for (int l = 0; l < m; l++) { int t = ya[l]; ya[l] = yb[l]; yb[l] = t; }
+                double t = score[r]; score[r] = score[r + 1]; score[r + 1] = t;
+                accepted[r]++;
+            }
         }
     }
-    *se = 0.0;
+}
+
+double crf_batch_summary(int m, int K, int nbatch, int per, const double *batch, double *marg)
+{
+    double se = 0.0;
     for (int l = 0; l < m; l++) {
-        double mean = 0.0, ss = 0.0;
-        for (int b = 0; b < nbatch; b++) mean += batch[b * m + l] / per;
-        mean /= nbatch;
-        for (int b = 0; b < nbatch; b++) {
-            double d = batch[b * m + l] / per - mean;
-            ss += d * d;
+        double mean = 0.0, within = 0.0, between = 0.0;
+        for (int k = 0; k < K; k++) {
+            const double *bk = batch + (size_t) k * nbatch * m;
+            double mk = 0.0;
+            for (int b = 0; b < nbatch; b++) mk += bk[b * m + l] / per;
+            mk /= nbatch;
+            for (int b = 0; b < nbatch; b++) {
+                double d = bk[b * m + l] / per - mk;
+                within += d * d;
+            }
+            mean += mk;
+            between += mk * mk;
         }
+        mean /= K;
         marg[l] = mean;
-        double sel = nbatch > 1 ? sqrt(ss / (nbatch - 1) / nbatch) : INFINITY;
-        if (sel > *se) *se = sel;
+        /* the batch means' variance within the runs, for the mean of K nbatch
+         * batches; the run means' variance about their mean, for the mean of K runs */
+        double sew = nbatch > 1 ? sqrt(within / (K * (nbatch - 1.0)) / (K * (double) nbatch))
+                                : INFINITY;
+        double seb = K > 1 ? sqrt(fmax(0.0, between - K * mean * mean) / (K - 1.0) / K) : 0.0;
+        double sel = fmax(sew, seb);
+        if (sel > se) se = sel;
     }
+    return se;
 }

@@ -6,7 +6,8 @@
  * pair[3e], pair[3e+1], pair[3e+2].  Exact inference enumerates the 2^m
  * label vectors in Gray-code order (one label changes per step, so the score
  * is updated in O(degree)); the approximate one runs damped loopy belief
- * propagation for the marginals and iterated conditional modes for the MAP.
+ * propagation or Gibbs sampling with replica exchange for the marginals and
+ * iterated conditional modes for the MAP.
  * Plain C: no SEXP, no R errors; the graph is built once per call.
  */
 #ifndef MLSS_CRF_INFER_CORE_H
@@ -53,14 +54,26 @@ void crf_icm(const crf_graph *g, const double *node, const double *pair, int *y,
 /* Connected components: comp[l] in 0..nc-1 (numbered in the order of their
  * smallest label); returns nc.  Scratch: parent (m). */
 int crf_components(int m, int E, const int *from, const int *to, int *comp, int *parent);
-/* Gibbs sampling from the state y: burn sweeps, then nbatch batches of
- * sweeps / nbatch sweeps; marg the Rao-Blackwellised marginals (the mean of
- * p(y_l = 1 | y_-l) over the kept sweeps), *se the largest batch-means
- * standard error over the labels, best the most probable state visited (and
- * *best_score its unnormalised log-probability).  runif() draws U(0, 1).
- * Scratch: batch (m * nbatch). */
-void crf_gibbs(const crf_graph *g, const double *node, const double *pair, int sweeps,
-               int burn, int nbatch, double (*runif)(void), int *y, double *marg,
-               double *se, int *best, double *best_score, double *batch);
+/* Gibbs sampling, plain (R = 1) or with replica exchange (parallel
+ * tempering, R > 1): R chains, chain r at inverse temperature beta[r]
+ * (beta[0] = 1, decreasing) from the state y + r m (y holds R m 0/1 ints,
+ * the final states on return), each sweep one Gibbs sweep per chain, then a
+ * proposal to swap the states of each pair of neighbouring temperatures.
+ * burn sweeps, then nbatch batches of per sweeps: batch[b m + l] the sum over
+ * batch b of p(y_l = 1 | y_-l) of the chain at beta = 1 (Rao-Blackwellised).
+ * best: the most probable state any chain visited (*best_score its
+ * unnormalised log-probability); accepted[r] (R - 1) the swaps accepted
+ * between temperatures r and r + 1.  runif() draws U(0, 1).  Scratch:
+ * score (R). */
+void crf_gibbs(const crf_graph *g, const double *node, const double *pair, int per, int burn,
+               int nbatch, int R, const double *beta, double (*runif)(void), int *y,
+               double *score, double *batch, int *best, double *best_score, int *accepted);
+/* The marginals (marg, m) of K independent runs of crf_gibbs (batch: K
+ * blocks of nbatch m batch sums of per sweeps), the mean over all of them;
+ * returns the largest over the labels of the standard error, the larger of
+ * the batch-means one (within the runs) and the between-run one (the spread
+ * of the K run means: large where the runs sit in different modes, which
+ * batch means on one run cannot see). */
+double crf_batch_summary(int m, int K, int nbatch, int per, const double *batch, double *marg);
 
 #endif

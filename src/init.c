@@ -30,7 +30,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(linsvm_fit_call, 9),
     CALLDEF(mlcrf_objective, 13),
     CALLDEF(mlcrf_fit, 17),
-    CALLDEF(crf_infer, 15),
+    CALLDEF(crf_infer, 16),
     CALLDEF(mddm_choose_k_call, 3),
     CALLDEF(lewl_fit, 18),
     CALLDEF(knn_search_call, 5),

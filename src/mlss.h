@@ -50,7 +50,7 @@ SEXP mlcrf_fit(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
                SEXP stage, SEXP maxit, SEXP tol, SEXP mode, SEXP say);
 SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_max, SEXP y,
                SEXP damping, SEXP maxit, SEXP tol, SEXP sweeps, SEXP starts, SEXP se_target,
-               SEXP what, SEXP loopy);
+               SEXP what, SEXP loopy, SEXP tempering);
 
 /* Linear baselines (br.c, logistic.c, linsvm.c) */
 #include "br_rows.h"

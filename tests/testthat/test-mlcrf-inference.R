@@ -205,3 +205,50 @@ test_that("cv_mlcrf() samples the fold marginals exactly when the measure is com
   expect_error(cv_mlcrf(matrix(rnorm(40), 20), matrix(rbinom(40, 1, 0.5), 20),
                         fold_marginals = "mcmc"), "'fold_marginals' must be NULL")
 })
+
+# Replica exchange (session 39): Gibbs sampling on frustrated dense graphs,
+# where a plain chain stays in one mode.  References: enumeration in plain R
+# (crf_ref_brute) and a symmetry.
+
+test_that("replica exchange: marginals on a frustrated dense 8-label graph within 0.02 of exact", {
+  infer <- get("crf_infer_call", asNamespace("mlss"))
+  # every pair entry N(0, 2^2); five rows on which plain Gibbs sampling (one
+  # temperature) misses by 0.03-0.11 for 9 of 10 seeds
+  set.seed(392)
+  g <- dense_potentials(60, 8, sd = 2)
+  rows <- c(3, 28, 51, 57, 59)
+  node <- g$node[rows, ]; pair <- g$pair[rows, ]
+  set.seed(1)
+  ap <- infer(node, pair, g$f, g$t, "approximate", what = "score")
+  for (i in seq_along(rows)) {
+    b <- crf_ref_brute(node[i, ], pair[i, ], g$pairs[, 1], g$pairs[, 2])
+    expect_lt(max(abs(ap$marginal[i, ] - b$marginal)), 0.02)
+  }
+  expect_true(all(ap$gibbs))
+  # swaps between neighbouring temperatures were accepted
+  expect_true(all(ap$swap_rate > 0.2 & ap$swap_rate < 1))
+})
+
+test_that("replica exchange crosses between the modes of a symmetric model; runs in different modes are reported", {
+  infer <- get("crf_infer_call", asNamespace("mlss"))
+  # an Ising model on the complete graph of 6 labels without fields, every
+  # disagreement of two labels costs J: p(y) = p(1 - y), so every marginal is
+  # 1/2; for J = 2 one flip from all-0 or all-1 costs 10 (e^-10)
+  m <- 6
+  pairs <- dense_pairs(m)
+  f <- pairs[, 1] - 1L; t <- pairs[, 2] - 1L
+  ising <- function(J) matrix(rep(c(-J, -J, 0), nrow(pairs)), 1)
+  set.seed(3)
+  ap <- infer(matrix(0, 1, m), ising(2), f, t, "approximate", what = "score")
+  expect_lt(max(abs(ap$marginal - 0.5)), 0.02)
+  # plain Gibbs (one temperature) with J = 30 never flips a label: the run
+  # from the rounded BP marginals stays at all-0, the random one (this seed)
+  # settles at all-1; the between-run standard error of the mean of the two
+  # run means (0 and 1) is sqrt(((0 - 1/2)^2 + (1 - 1/2)^2) / 1 / 2) = 1/2
+  set.seed(4)
+  pl <- infer(matrix(0, 1, m), ising(30), f, t, "approximate", what = "score",
+              tempering = c(1, 1))
+  expect_equal(drop(pl$marginal), rep(0.5, m), tolerance = 1e-12)
+  expect_equal(pl$gibbs_se, 0.5, tolerance = 1e-12)
+  expect_true(is.na(pl$swap_rate))
+})
