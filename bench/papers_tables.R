@@ -186,7 +186,8 @@ for (set in c("arts", "health")) {
 mlls_made <- paste0(
   "made by bench/papers_tables.R from ", paste(basename(mlls_files), collapse = ", "),
   " (bench/mlls_yahoo.R: splits 1-2 2026-11-25, CCA+SVM 2026-11-26; splits 3-",
-  max(yahoo$split), " 2026-11-26 (session 39, MLLS, ridge and SVM only); machine vm, 2 cores shared; ",
+  max(yahoo$split), " 2026-11-26 (session 39; which method ran on which split: ",
+  "mlls_yahoo_splits.csv); machine vm, 2 cores shared; ",
   "splits: set.seed(2007 + s), cv folds: set.seed(100 + s))")
 write_table(mlls_tab, "mlls_yahoo.csv", paste0(
   mlls_made, "; paper: TKDD 2010 Table III (30 splits, ASO-SVM 10); ",
