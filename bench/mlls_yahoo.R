@@ -54,15 +54,20 @@
 #
 # Run: R_LIBS=lib nice Rscript bench/mlls_yahoo.R  (needs ../shared/data or
 # MLSS_SHARED).  MLSS_YAHOO_SETS (default "arts,health"), MLSS_YAHOO_SPLITS
-# (default 2), MLSS_YAHOO_VARIANTS (default all).  The split of split s uses
+# (the last split, default 2), MLSS_YAHOO_FIRST_SPLIT (default 1: splits
+# first..last), MLSS_YAHOO_VARIANTS (default all).  The split of split s uses
 # set.seed(2007 + s) for the 1000 training pages, set.seed(100 + s) before
-# every cross-validation (the same folds for every variant of a split).
+# every cross-validation (the same folds for every variant of a split), so a
+# split is the same whichever splits a run starts from.
 # Writes bench/mlls_yahoo_results.rds (every line, the CV surfaces; another
-# name with MLSS_YAHOO_OUT).
+# name with MLSS_YAHOO_OUT).  Each line's time_s is elapsed seconds, cpu_s
+# the CPU seconds (user + system, children included) and load the 1-minute
+# load average at its end.
 source(file.path("bench", "common.R"))
 
 sets <- strsplit(Sys.getenv("MLSS_YAHOO_SETS", "arts,health"), ",")[[1]]
 nsplit <- as.integer(Sys.getenv("MLSS_YAHOO_SPLITS", "2"))
+first_split <- as.integer(Sys.getenv("MLSS_YAHOO_FIRST_SPLIT", "1"))
 variants_all <- c("pkg", "paper_r", "paper_r_tr", "paper_r_l1", "noint", "wide", "ridge",
                   "svm", "r5", "r5_tr", "ridge_tr", "cca_ridge", "aso_svm", "cca_svm",
                   "cca_svm_tr")
@@ -257,6 +262,16 @@ check_cca_memo <- function(d) {
       "projections for", 3 * 4 + 1, "fits )\n")
 }
 
+# CPU seconds of this process and its children; the 1-minute load average.
+cpu_seconds <- function() {
+  t <- proc.time()
+  sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
+}
+load_average <- function() {
+  if (!file.exists("/proc/loadavg")) return(NA)
+  as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+}
+
 cat("MLLS on Yahoo, papers' protocol;", format(Sys.time(), tz = "UTC", usetz = TRUE), "\n")
 cat("machine:", Sys.info()[["nodename"]], "|", R.version.string, "| cores", parallel::detectCores(),
     "\n\n")
@@ -267,13 +282,14 @@ for (set in sets) {
   if (any(c("cca_svm", "cca_svm_tr") %in% variants) && set == sets[1]) check_cca_memo(d)
   m <- ncol(d$y)
   cat(sprintf("%s: %d pages, %d words, %d labels\n", set, nrow(d$x), ncol(d$x), m))
-  for (s in seq_len(nsplit)) {
+  for (s in seq(first_split, nsplit)) {
     sp <- split_data(d, s)
     for (v in variants) {
       rules <- switch(v, svm = , cca_ridge = , cca_svm = c("oof", "train"), aso_svm = "train",
                       NA)
       for (rule in rules) {
         set.seed(100 + s)
+        cpu0 <- cpu_seconds()
         res <- switch(v, svm = run_svm(sp, rule), cca_ridge = run_cca(sp, rule),
                       cca_svm = run_cca_svm(sp, rule),
                       cca_svm_tr = run_cca_svm(sp, "train", cv_rule = "train"),
@@ -286,7 +302,8 @@ for (set in sets) {
                           macro_f1 = round(res$meas[["macro_f1"]], 4),
                           micro_f1 = round(res$meas[["micro_f1"]], 4),
                           macro_auc = round(res$meas[["macro_auc"]], 4),
-                          time_s = round(res$time, 1))
+                          time_s = round(res$time, 1), cpu_s = round(cpu_seconds() - cpu0, 1),
+                          load = load_average())
         print(row, row.names = FALSE)
         rows[[length(rows) + 1]] <- row
         if (!is.null(res$cvm)) surfaces[[paste(set, s, name)]] <- res$cvm

@@ -92,16 +92,26 @@ local({
   cat("Table III checked row by row against the text\n")
 })
 
+# every run of bench/mlls_yahoo.R: the first ones (splits 1-2) and those of
+# later sessions (mlls_yahoo_results_s39_*.rds: more splits)
 mlls_files <- file.path("bench", c("mlls_yahoo_results.rds", "mlls_yahoo_results_r5.rds",
                                    "mlls_yahoo_results_ridge_tr.rds",
                                    "mlls_yahoo_results_cca_aso.rds",
                                    "mlls_yahoo_results_cca_svm.rds",
                                    "mlls_yahoo_results_cca_svm_tr.rds"))
-mlls_files <- mlls_files[file.exists(mlls_files)]
-# the later runs add a column (cost, for CCA+SVM): fill it in the earlier ones
+mlls_files <- c(mlls_files[file.exists(mlls_files)],
+                sort(list.files("bench", "^mlls_yahoo_results_s39_.*\\.rds$", full.names = TRUE)))
+# the later runs add columns (cost for CCA+SVM, cpu_s and load): fill them in the earlier ones
 yahoo <- lapply(mlls_files, function(f) readRDS(f)$rows)
 yahoo_cols <- unique(unlist(lapply(yahoo, names)))
 yahoo <- do.call(rbind, lapply(yahoo, function(r) { r[setdiff(yahoo_cols, names(r))] <- NA; r[yahoo_cols] }))
+# a split run twice (in two files) would count twice in the means and tests
+stopifnot(!anyDuplicated(yahoo[c("set", "split", "variant")]))
+# The chosen values of a parameter over the splits: "name value xcount, ...".
+tally <- function(name, v) {
+  t <- table(v)
+  paste0(name, " ", paste(sprintf("%g x%d", as.numeric(names(t)), t), collapse = ", "))
+}
 # variant of bench/mlls_yahoo.R -> (method, threshold rule)
 variant_map <- read.table(text = "
 variant         method     rule
@@ -134,11 +144,11 @@ for (i in seq_len(nrow(variant_map))) {
         ours = if (nrow(r)) round(mean(r[[meas]]), 4) else NA,
         paper = if (length(p)) p else NA, splits = nrow(r),
         time_s = if (nrow(r)) round(mean(r$time_s), 1) else NA,
-        chosen = if (!nrow(r) || v$method == "SVM") NA
-                 else if (v$method == "CCA+ridge") paste(sprintf("lambda=%g", r$beta), collapse = " / ")
+        chosen = if (!nrow(r) || v$method %in% c("SVM", "ASO-SVM")) NA
+                 else if (v$method == "CCA+ridge") tally("lambda", r$beta)
                  else if (v$method %in% c("CCA+SVM", "CCA+SVM_cv_train"))
-                   paste(sprintf("lambda=%g C=%g", r$beta, r$cost), collapse = " / ")
-                 else paste(sprintf("alpha=%g beta=%g", r$alpha, r$beta), collapse = " / "),
+                   paste0(tally("lambda", r$beta), "; ", tally("C", r$cost))
+                 else paste0(tally("alpha", r$alpha), "; ", tally("beta", r$beta)),
         note = paste0(
           switch(v$method, MLLS_paper_r = "the papers' r = 5 floor((m-1)/5); ",
                  MLLS_no_intercept = "the papers' r, no intercept (the papers' model literally); ",
@@ -173,11 +183,92 @@ for (set in c("arts", "health")) {
                                          rule = "train", ours = NA, paper = p[[set]], splits = 0,
                                          time_s = NA, chosen = NA, note = svmperf_note))
 }
-write_table(mlls_tab, "mlls_yahoo.csv", paste0(
+mlls_made <- paste0(
   "made by bench/papers_tables.R from ", paste(basename(mlls_files), collapse = ", "),
-  " (bench/mlls_yahoo.R, 2026-11-25, CCA+SVM 2026-11-26, machine vm, 2 cores shared; splits: set.seed(2007 + s), ",
-  "cv folds: set.seed(100 + s), s = 1, 2); paper: TKDD 2010 Table III (30 splits, ASO-SVM 10); ",
-  "ours: mean over the splits; time_s: mean seconds per split (tuning included) under load"))
+  " (bench/mlls_yahoo.R: splits 1-2 2026-11-25, CCA+SVM 2026-11-26; splits 3-",
+  max(yahoo$split), " 2026-11-26 (session 39; which method ran on which split: ",
+  "mlls_yahoo_splits.csv); machine vm, 2 cores shared; ",
+  "splits: set.seed(2007 + s), cv folds: set.seed(100 + s))")
+write_table(mlls_tab, "mlls_yahoo.csv", paste0(
+  mlls_made, "; paper: TKDD 2010 Table III (30 splits, ASO-SVM 10); ",
+  "ours: mean over the splits (their number in column splits); time_s: mean elapsed seconds ",
+  "per split (tuning included) under load"))
+
+# Every split's figures, for paired tests (one row per set, method, rule,
+# split and measure).
+long <- merge(yahoo, variant_map, by = "variant")
+mlls_splits <- do.call(rbind, lapply(c("macro_auc", "macro_f1", "micro_f1"), function(meas)
+  data.frame(data = long$set, method = long$method, measure = meas, rule = long$rule,
+             split = long$split, ours = long[[meas]], alpha = long$alpha, beta = long$beta,
+             cost = long$cost, time_s = long$time_s, cpu_s = long$cpu_s)))
+mlls_splits <- mlls_splits[order(mlls_splits$data, match(mlls_splits$method, variant_map$method),
+                                 mlls_splits$rule, mlls_splits$measure, mlls_splits$split), ]
+write_table(mlls_splits, "mlls_yahoo_splits.csv", paste0(
+  mlls_made, "; ours: the test pages' figure of one split; alpha, beta, cost: chosen by the ",
+  "split's cross-validation (beta is CCA's lambda); time_s elapsed, cpu_s CPU seconds (user + ",
+  "system; recorded from session 39 on) of the split, tuning included, under load"))
+
+# Wilcoxon signed-rank tests of MLLS against each method, paired by split
+# (TKDD 2010 Table V: p-values over 30 splits; Arts in column 1, Health in
+# column 6).  The paper's p-values, read from the text (lines 1395-1416):
+mlls_wilcox_paper <- read.table(text = "
+method     measure    arts    health
+CCA+ridge  macro_auc  2.80e-1 4.16e-1
+CCA+SVM    macro_auc  7.51e-5 2.25e-3
+SVM        macro_auc  3.11e-5 4.44e-5
+CCA+ridge  macro_f1   1.73e-6 3.06e-4
+CCA+SVM    macro_f1   1.73e-6 5.75e-6
+SVM        macro_f1   4.72e-6 2.60e-6
+CCA+ridge  micro_f1   2.35e-6 9.36e-2
+CCA+SVM    micro_f1   4.72e-6 3.16e-3
+SVM        micro_f1   1.73e-6 1.73e-6
+", header = TRUE, stringsAsFactors = FALSE)
+local({
+  path <- file.path(papers_dir, "mlls-tkdd2010.txt")
+  if (!file.exists(path)) return()
+  txt <- readLines(path, warn = FALSE)
+  t5 <- txt[grep("^Table V\\.", txt):grep("^Table VI\\.", txt)]
+  for (meth in c("CCA+ridge", "CCA+SVM", "SVM")) {
+    pat <- paste0("^MLLS v\\.s\\. ", sub("ridge", "Ridge", sub("+", "\\+", meth, fixed = TRUE)), " ")
+    v <- do.call(rbind, lapply(strsplit(t5[grepl(pat, t5)], " "), function(z) as.numeric(tail(z, 6))))
+    mine <- mlls_wilcox_paper[mlls_wilcox_paper$method == meth, ]
+    stopifnot(nrow(v) == 3, all(v[, 1] == mine$arts), all(v[, 6] == mine$health))
+  }
+  cat("Table V checked row by row against the text\n")
+})
+# Ours: wilcox.test(paired = TRUE) at R's defaults (exact when there are
+# fewer than 50 splits and no ties or zero differences); only with at least 6
+# paired splits, the fewest whose two-sided p can fall below 0.05.
+wil <- list()
+for (set in c("arts", "health")) for (meas in c("macro_auc", "macro_f1", "micro_f1"))
+  for (rule in c("train", "oof")) for (meth in c("ridge", "CCA+ridge", "CCA+SVM", "SVM")) {
+    pick <- function(m) {
+      r <- mlls_splits[mlls_splits$data == set & mlls_splits$measure == meas &
+                         mlls_splits$rule == rule & mlls_splits$method == m, ]
+      setNames(r$ours, r$split)
+    }
+    a <- pick("MLLS")
+    b <- pick(meth)
+    both <- intersect(names(a), names(b))
+    p <- if (length(both) >= 6)
+      suppressWarnings(stats::wilcox.test(a[both], b[both], paired = TRUE)$p.value) else NA
+    pp <- if (rule == "train") mlls_wilcox_paper[mlls_wilcox_paper$method == meth &
+                                                   mlls_wilcox_paper$measure == meas, set]
+    wil[[length(wil) + 1]] <- data.frame(
+      data = set, method = meth, measure = meas, rule = rule, splits = length(both),
+      diff = if (length(both)) round(mean(a[both] - b[both]), 4) else NA,
+      wins = sum(a[both] > b[both]), ours = signif(p, 3),
+      paper = if (length(pp)) pp else NA,
+      note = paste0("MLLS against ", meth, ", paired by split; diff: mean MLLS - ", meth,
+                    ", wins: splits where MLLS is above",
+                    if (length(both) < 6) "; ours: fewer than 6 splits, not tested" else "",
+                    if (meth == "ridge") "; the paper has no plain ridge" else "",
+                    if (rule == "oof") "; the paper tested its own (train) rule only" else ""))
+  }
+write_table(do.call(rbind, wil), "mlls_yahoo_wilcoxon.csv", paste0(
+  mlls_made, "; ours: p-value of wilcox.test(paired = TRUE) of MLLS against method over the ",
+  "splits both have (R's defaults: exact without ties or zeros); paper: TKDD 2010 Table V ",
+  "(30 splits; its 1.73e-6 is the normal approximation's p when MLLS wins 30 of 30)"))
 
 surf <- list()
 for (f in mlls_files) {
@@ -191,10 +282,12 @@ for (f in mlls_files) {
   }
 }
 surf <- do.call(rbind, surf)
-surf <- surf[surf$variant %in% c("pkg", "paper_r", "paper_r_tr", "ridge", "ridge_tr"), ]
+# splits 1-2 only: the later splits would add 56 rows per split and variant
+surf <- surf[surf$variant %in% c("pkg", "paper_r", "paper_r_tr", "ridge", "ridge_tr") &
+               surf$split <= 2, ]
 write_table(surf, "mlls_yahoo_surface.csv", paste0(
   "made by bench/papers_tables.R from the surfaces of bench/mlls_yahoo_results*.rds ",
-  "(bench/mlls_yahoo.R, 2026-11-25, machine vm; 5-fold cv after set.seed(100 + split)); ",
+  "(bench/mlls_yahoo.R, 2026-11-25, machine vm; 5-fold cv after set.seed(100 + split); splits 1-2); ",
   "cv_macro_f1: mean macro F1 over the folds at (alpha, beta); variant as in bench/mlls_yahoo.R"))
 
 # ---- MDDM -------------------------------------------------------------------

@@ -13,6 +13,10 @@ documented <- list(
   mlls_yahoo.csv = c("data", "method", "measure", "rule", "ours", "paper", "splits", "time_s",
                      "chosen", "note"),
   mlls_yahoo_surface.csv = c("data", "split", "variant", "alpha", "beta", "cv_macro_f1"),
+  mlls_yahoo_splits.csv = c("data", "method", "measure", "rule", "split", "ours", "alpha", "beta",
+                            "cost", "time_s", "cpu_s"),
+  mlls_yahoo_wilcoxon.csv = c("data", "method", "measure", "rule", "splits", "diff", "wins",
+                              "ours", "paper", "note"),
   mddm.csv = c("data", "method", "measure", "ours", "paper", "chosen", "cv_macro_f1", "time_s",
                "note"),
   lewl_recovery.csv = c("data", "method", "measure", "rate", "ours", "sd", "paper", "note"),
@@ -49,11 +53,12 @@ test_that("every stored table has its documented columns and a 'made by' first l
 test_that("the measures of the stored tables lie in [0, 1] and their keys are unique", {
   dir <- papers_dir()
   skip_if(!nzchar(dir), "inst/papers is not installed")
-  for (f in c("mlls_yahoo.csv", "lewl_recovery.csv", "lewl_prediction.csv")) {
+  for (f in c("mlls_yahoo.csv", "mlls_yahoo_splits.csv", "mlls_yahoo_wilcoxon.csv",
+              "lewl_recovery.csv", "lewl_prediction.csv")) {
     tab <- read_stored(f)
     v <- c(tab$ours, tab$paper)
     expect_true(all(is.na(v) | (v >= 0 & v <= 1)), info = f)
-    key <- intersect(c("data", "method", "measure", "rule", "rate"), names(tab))
+    key <- intersect(c("data", "method", "measure", "rule", "rate", "split"), names(tab))
     expect_false(anyDuplicated(do.call(paste, tab[key])) > 0, info = f)
   }
 })
@@ -98,6 +103,58 @@ test_that("the papers' figures in the stored tables are the papers'", {
   expect_equal(br$paper[order(br$data, br$rate, br$measure)],
                cp$paper[order(cp$data, cp$rate, cp$measure)])
   expect_true(all(is.na(r$paper[grepl("_hidden$", r$measure)])))
+})
+
+test_that("the MLLS table's means and tests are those of its per-split figures", {
+  dir <- papers_dir()
+  skip_if(!nzchar(dir), "inst/papers is not installed")
+  y <- read_stored("mlls_yahoo.csv")
+  sp <- read_stored("mlls_yahoo_splits.csv")
+  # every mean, and its number of splits, recomputed from the splits
+  run <- y[y$splits > 0, ]
+  for (i in seq_len(nrow(run))) {
+    v <- sp$ours[sp$data == run$data[i] & sp$method == run$method[i] &
+                   sp$measure == run$measure[i] & sp$rule == run$rule[i]]
+    expect_length(v, run$splits[i])
+    expect_equal(run$ours[i], round(mean(v), 4), tolerance = 1e-12,
+                 info = paste(run$data[i], run$method[i], run$measure[i], run$rule[i]))
+  }
+  expect_identical(nrow(sp), sum(run$splits))
+  # splits 1 and 2 are those of the first run (bench/mlls_yahoo_results.md, per-line table)
+  fig <- function(set, method, rule, split, measure = "macro_f1")
+    sp$ours[sp$data == set & sp$method == method & sp$rule == rule & sp$split == split &
+              sp$measure == measure]
+  expect_equal(fig("arts", "MLLS", "oof", 1), 0.3893)
+  expect_equal(fig("arts", "SVM", "oof", 1), 0.3909)
+  expect_equal(fig("health", "MLLS", "train", 2), 0.5993)
+  expect_equal(fig("health", "SVM", "train", 2, "micro_f1"), 0.6753)
+  # the Wilcoxon p-values: wilcox.test(paired = TRUE) of MLLS against the
+  # method on the splits both have, paired by split number
+  w <- read_stored("mlls_yahoo_wilcoxon.csv")
+  tested <- w[!is.na(w$ours), ]
+  expect_gt(nrow(tested), 0)
+  for (i in seq_len(nrow(tested))) {
+    get <- function(m) {
+      r <- sp[sp$data == tested$data[i] & sp$measure == tested$measure[i] &
+                sp$rule == tested$rule[i] & sp$method == m, ]
+      r[order(r$split), c("split", "ours")]
+    }
+    both <- merge(get("MLLS"), get(tested$method[i]), by = "split")
+    expect_identical(nrow(both), tested$splits[i])
+    p <- suppressWarnings(wilcox.test(both$ours.x, both$ours.y, paired = TRUE)$p.value)
+    expect_equal(tested$ours[i], signif(p, 3), info = paste(tested[i, 1:4], collapse = " "))
+    expect_equal(tested$diff[i], round(mean(both$ours.x - both$ours.y), 4))
+    expect_identical(tested$wins[i], sum(both$ours.x > both$ours.y))
+  }
+  # TKDD 2010 Table V (Arts in the first column, Health in the sixth), for
+  # the papers' rule; none for ridge or the out-of-fold rule
+  pv <- function(set, method, measure)
+    w$paper[w$data == set & w$method == method & w$measure == measure & w$rule == "train"]
+  expect_equal(pv("arts", "CCA+ridge", "macro_auc"), 0.280)
+  expect_equal(pv("health", "SVM", "macro_f1"), 2.60e-6)
+  expect_equal(pv("health", "CCA+ridge", "micro_f1"), 9.36e-2)
+  expect_equal(pv("arts", "CCA+SVM", "macro_f1"), 1.73e-6)
+  expect_true(all(is.na(w$paper[w$method == "ridge" | w$rule == "oof"])))
 })
 
 # The prose of a vignette: without its code chunks and inline code.
