@@ -375,8 +375,9 @@ lewl_default_stop <- "objective"
 lewl_default_landmarks <- 500L
 
 # Everything LEWL needs from the features, computed once (and once per fold in
-# cv_lewl()): the kernel term (the n x n kernel matrix K, or its Nystrom
-# factor G with H K H ~ G G'), the symmetric kNN weight matrix W, and the
+# cv_lewl()): the kernel term (the n x n kernel matrix K with, for the basis
+# route of the Z-step (eig_basis), the eigendecomposition of H K H, or its
+# Nystrom factor G with H K H ~ G G'), the symmetric kNN weight matrix W, and the
 # parameters t and gamma.  The squared distances come from |u|^2 + |v|^2 -
 # 2u'v on column-centred (dense) data; the neighbours from knn_search()
 # (exact, ties to the lower index), whose distances also give the graph's
@@ -384,7 +385,8 @@ lewl_default_landmarks <- 500L
 # to the landmarks only, in blocks of rows.
 lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
                          landmarks = NULL,
-                         nystrom_diag = getOption("mlss.lewl_nystrom_diag", TRUE)) {
+                         nystrom_diag = getOption("mlss.lewl_nystrom_diag", TRUE),
+                         eig_basis = lewl_use_basis(nrow(x))) {
   n <- nrow(x)
   route <- if (approx == "auto") if (n > lewl_exact_max) "nystrom" else "exact" else approx
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
@@ -400,6 +402,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     if (is.null(gamma)) gamma <- lewl_median_gamma(d2[upper.tri(d2)])
     K <- exp(-gamma * d2)
     rm(d2)
+    basis <- if (eig_basis) lewl_hkh_eigen(K)
     G <- NULL
     dg <- NULL
     marks <- NULL
@@ -425,6 +428,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     # fit, each fold of cv_lewl() across its grid
     attr(G, "GtG") <- crossprod(G)
     K <- NULL
+    basis <- NULL
   }
   near <- knn_search(x, knn)
   nb <- near$index
@@ -437,8 +441,24 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     if (t == 0) stop_arg("'t' must be > 0")
   }
   W <- lewl_graph(nb, near$distance^2, t)
-  list(K = K, G = G, dg = dg, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
-       knn = knn, neighbours = nb)
+  list(K = K, basis = basis, G = G, dg = dg, route = route, landmarks = marks, W = W, t = t,
+       gamma = gamma, knn = knn, neighbours = nb)
+}
+
+# Whether lewl_prepare() decomposes H K H for the Z-step's basis route: above
+# the rows where dsyevr on the formed matrix is faster (n = 1200,
+# LEWL_DENSE_MAX of lewl_core.h; bench/lewl_eigbasis_results.md), or forced.
+lewl_use_basis <- function(n, method = getOption("mlss.lewl_eigen", "auto")) {
+  identical(method, "basis") || (identical(method, "auto") && n > 1200L)
+}
+
+# The eigendecomposition H K H = V diag(s) V' (all n pairs) for the Z-step's
+# basis route (?lewl), once per prepared kernel: list(V, s).
+lewl_hkh_eigen <- function(K) {
+  rm <- rowMeans(K)  # K symmetric: the column means too
+  HKH <- K - rm - rep(rm, each = nrow(K)) + mean(rm)
+  e <- eigen(HKH, symmetric = TRUE)
+  list(V = e$vectors, s = e$values)
 }
 
 # squared norms beyond ~1e308 (values beyond ~1e150) make d2 Inf - Inf
@@ -549,7 +569,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
     start[!miss] <- ynum[!miss]
   }
   factor <- !is.null(prep$G)
-  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram", "projected")) - 1L,
+  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram", "projected",
+                               "basis")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart),
            as.integer(isTRUE(eig_warm_gram)),
            match(stop, c("objective", "terms", "settled")) - 1L)
@@ -563,7 +584,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                as.integer(max_iter), as.double(c(tol, xtol)),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
                as.integer(cg_max), Z0, eig, as.double(eig_tol), as.double(relax),
-               as.integer(accel))
+               as.integer(accel), if (!factor) prep$basis)
   if (res$eig_unconverged > 0L)
     warn_not_converged_msg("lewl: the eigensolver of the Z-step stopped at ",
                            eig_max_restart, " restarts before its residuals fell below ",

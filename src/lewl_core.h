@@ -48,6 +48,12 @@ typedef struct {
  * 0.050-0.055 on medical, bench/lewl_scale_results.md); the others take
  * the iterative eigensolver, started from the projected vectors. */
 #define LEWL_PROJECTED_RESID 0.005
+/* The exact kernel with its eigendecomposition H K H = V diag(s) V' (once per
+ * prepared kernel, lewl_prepare()): the eigensolver of eigs_core.h on
+ * M~ = V' M V = lambda diag(s) + F F', F = V' Yt, whose products cost O(n c)
+ * per column instead of O(n^2); Z = V Z~ (zstep_basis; "auto" takes it
+ * whenever the basis is given and the eigensolver's basis fits in n). */
+#define LEWL_EIG_BASIS 5
 
 /* The stopping test (lewl_options.stop_rule). */
 #define LEWL_STOP_OBJECTIVE 0
@@ -82,6 +88,8 @@ typedef struct {
     const double *K;
     const double *dg;  /* r > 0: NULL, or the diagonal correction, H K H ~ G G' + H diag(dg) H */
     const double *GtG; /* r > 0: NULL, or G'G (r x r), computed once per prepared kernel */
+    const double *V, *s; /* r == 0: NULL, or the eigenvectors (n x n) and eigenvalues (n)
+                            of H K H, computed once per prepared kernel */
 } lewl_kernel;
 
 /* What the Z-steps of a run did: per iteration, the eigensolver's restarts
