@@ -20,7 +20,19 @@
 #'   Ritz value (a warning of class `"mlss_not_converged"` if it does not
 #'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
 #'   faster) and where that block basis would exceed n / 2, the matrix is
-#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only);
+#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only).  Above
+#'   1200 rows on the exact kernel, `H K H = V diag(s) V'` is decomposed
+#'   once per prepared kernel (all n pairs by [eigen()]: once per fit, once
+#'   per fold of [cv_lewl()] for its whole grid), and the eigensolver runs on
+#'   `V' M V = lambda diag(s) + F F'`, `F = V' Yt`, whose products cost O(n m)
+#'   per column instead of O(n^2); then `Z = V Z~` (two n x n x m products
+#'   per iteration; V is a second n x n matrix beside K, 50 MB at 2500
+#'   rows).  The same subspace, the same test.  Measured
+#'   (`bench/lewl_eigbasis_results.md`; enron rows, k = m, reference BLAS):
+#'   at n = 1600, 1.39 CPU s per iteration against 1.78 by products with
+#'   `H K H` and 1.60 by `dsyevr`, for 6.1 s of decomposition; at n = 1000
+#'   `dsyevr` is faster (0.36 s against 0.76).  `options(mlss.lewl_eigen =
+#'   "dense")`, `"iterative"` or `"basis"` forces a route;
 #' * the missing entries: `recovery = "exact"` (default) solves, label by
 #'   label, the quadratic in the missing entries with the observed ones fixed,
 #'   \eqn{A_{MM} y_M = (ZD)_M - A_{MO} y_O}{A_MM y_M = (ZD)_M - A_MO y_O} with
@@ -533,8 +545,9 @@ lewl_graph <- function(nb, nb2, t) {
 # entries are reset to y).  The eigensolver's settings (internal): eig_method
 # "auto" (the dense LAPACK route only where the iterative basis would exceed
 # n / 2; on a Nystrom factor the Gram route, or with its diagonal above 1200
-# rows the projected one, lewl_core.h), "dense", "iterative", "gram" or
-# "projected"; its block size k + eig_extra, Krylov depth,
+# rows the projected one; on the exact kernel with prep$basis the basis
+# route, lewl_core.h), "dense", "iterative", "gram", "projected" or "basis";
+# its block size k + eig_extra, Krylov depth,
 # restarts and residual tolerance (eigs_core.h).
 lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        cg_tol = 1e-10, cg_max = 1000L, Z0 = NULL, start = NULL,

@@ -29,8 +29,10 @@ typedef struct {
  * iterative eigensolver of eigs_core.h on products with the matrix (never
  * formed); "auto" takes the dense route up to n = LEWL_DENSE_MAX (where
  * dsyevr was measured as fast: 0.70 s against 0.97 s CPU per iteration at
- * n = 1000 on enron rows, 4.9 s against 2.6 s at n = 2000, bench/lewl_scale.R)
- * and where the iterative basis (b (depth + 1) columns) would exceed n / 2. */
+ * n = 1000 on enron rows, 4.9 s against 2.6 s at n = 2000, bench/lewl_scale.R;
+ * at k = m, 0.36 s against 0.76 s for the basis route at n = 1000, 1.60 s
+ * against 1.39 s at n = 1600, bench/lewl_eigbasis_results.md) and where the
+ * iterative basis (b (depth + 1) columns) would exceed n / 2. */
 #define LEWL_DENSE_MAX 1200
 #define LEWL_EIG_AUTO 0
 #define LEWL_EIG_DENSE 1
