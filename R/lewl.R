@@ -21,7 +21,8 @@
 #'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
 #'   faster) and where that block basis would exceed n / 2, the matrix is
 #'   formed and reduced by LAPACK `dsyevr` (the `k` largest only).  Above
-#'   1200 rows on the exact kernel, `H K H = V diag(s) V'` is decomposed
+#'   1200 rows on the exact kernel (up to the switch of `approx = "auto"`,
+#'   2500 rows), `H K H = V diag(s) V'` is decomposed
 #'   once per prepared kernel (all n pairs by [eigen()]: once per fit, once
 #'   per fold of [cv_lewl()] for its whole grid), and the eigensolver runs on
 #'   `V' M V = lambda diag(s) + F F'`, `F = V' Yt`, whose products cost O(n m)
@@ -459,9 +460,12 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
 
 # Whether lewl_prepare() decomposes H K H for the Z-step's basis route: above
 # the rows where dsyevr on the formed matrix is faster (n = 1200,
-# LEWL_DENSE_MAX of lewl_core.h; bench/lewl_eigbasis_results.md), or forced.
+# LEWL_DENSE_MAX of lewl_core.h; bench/lewl_eigbasis_results.md) and up to
+# the exact/Nystrom switch (no second n x n matrix above it, even with the
+# exact kernel forced), or forced.
 lewl_use_basis <- function(n, method = getOption("mlss.lewl_eigen", "auto")) {
-  identical(method, "basis") || (identical(method, "auto") && n > 1200L)
+  identical(method, "basis") ||
+    (identical(method, "auto") && n > 1200L && n <= lewl_exact_max)
 }
 
 # The eigendecomposition H K H = V diag(s) V' (all n pairs) for the Z-step's

@@ -31,8 +31,8 @@ test_that("the prepared eigenbasis is that of H K H", {
   expect_lt(min(abs(prep$basis$s)), 1e-10)
   # another Z-step route, or "auto" at 1200 rows or fewer, skips the decomposition
   expect_null(mlss:::lewl_prepare(p$x, 5, gamma = 0.3)$basis)
-  expect_identical(vapply(c(1200, 1201), mlss:::lewl_use_basis, NA, method = "auto"),
-                   c(FALSE, TRUE))
+  expect_identical(vapply(c(1200, 1201, 2500, 2501), mlss:::lewl_use_basis, NA,
+                          method = "auto"), c(FALSE, TRUE, TRUE, FALSE))
   expect_false(mlss:::lewl_use_basis(2000, "iterative"))
   expect_true(mlss:::lewl_use_basis(10, "basis"))
 })
