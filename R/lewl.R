@@ -31,8 +31,9 @@
 #'   rows).  The same subspace, the same test.  Measured
 #'   (`bench/lewl_eigbasis_results.md`; enron rows, k = m, reference BLAS):
 #'   at n = 1600, 1.39 CPU s per iteration against 1.78 by products with
-#'   `H K H` and 1.60 by `dsyevr`, for 6.1 s of decomposition; at n = 1000
-#'   `dsyevr` is faster (0.36 s against 0.76).  `options(mlss.lewl_eigen =
+#'   `H K H` and 1.60 by `dsyevr`, for 6.1 s of decomposition (OpenBLAS, one
+#'   thread: 0.146, 0.220 and 0.342, for 0.61 s); at n = 1000 `dsyevr` is
+#'   faster (0.36 s against 0.76; OpenBLAS 0.084 against 0.095).  `options(mlss.lewl_eigen =
 #'   "dense")`, `"iterative"` or `"basis"` forces a route;
 #' * the missing entries: `recovery = "exact"` (default) solves, label by
 #'   label, the quadratic in the missing entries with the observed ones fixed,
