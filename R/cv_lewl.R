@@ -2,8 +2,9 @@
 #'
 #' Chooses `lambda`, `beta` (and `k` unless given as one number) of [lewl()]
 #' by k-fold cross-validation on the package's engine (see [ml_cv()]): each
-#' fold's kNN graph and kernel matrix (or its Nystrom factor, see [lewl()]'s
-#' `approx`) are computed once and shared by every grid point, and the
+#' fold's kNN graph and kernel matrix (above 1200 rows with the
+#' eigendecomposition of the centred kernel, see [lewl()]; or its Nystrom
+#' factor, see [lewl()]'s `approx`) are computed once and shared by every grid point, and the
 #' eigensolver of each fold's Z-step starts from the fold's embedding at the
 #' previous grid point (the engine's order; the fit is the one a cold start
 #' gives, only the work changes; `warm_start = TRUE` also starts the missing

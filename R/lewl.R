@@ -20,7 +20,21 @@
 #'   Ritz value (a warning of class `"mlss_not_converged"` if it does not
 #'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
 #'   faster) and where that block basis would exceed n / 2, the matrix is
-#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only);
+#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only).  Above
+#'   1200 rows on the exact kernel (up to the switch of `approx = "auto"`,
+#'   2500 rows), `H K H = V diag(s) V'` is decomposed
+#'   once per prepared kernel (all n pairs by [eigen()]: once per fit, once
+#'   per fold of [cv_lewl()] for its whole grid), and the eigensolver runs on
+#'   `V' M V = lambda diag(s) + F F'`, `F = V' Yt`, whose products cost O(n m)
+#'   per column instead of O(n^2); then `Z = V Z~` (two n x n x m products
+#'   per iteration; V is a second n x n matrix beside K, 50 MB at 2500
+#'   rows).  The same subspace, the same test.  Measured
+#'   (`bench/lewl_eigbasis_results.md`; enron rows, k = m, reference BLAS):
+#'   at n = 1600, 1.39 CPU s per iteration against 1.78 by products with
+#'   `H K H` and 1.60 by `dsyevr`, for 6.1 s of decomposition (OpenBLAS, one
+#'   thread: 0.146, 0.220 and 0.342, for 0.61 s); at n = 1000 `dsyevr` is
+#'   faster (0.36 s against 0.76; OpenBLAS 0.084 against 0.095).  `options(mlss.lewl_eigen =
+#'   "dense")`, `"iterative"` or `"basis"` forces a route;
 #' * the missing entries: `recovery = "exact"` (default) solves, label by
 #'   label, the quadratic in the missing entries with the observed ones fixed,
 #'   \eqn{A_{MM} y_M = (ZD)_M - A_{MO} y_O}{A_MM y_M = (ZD)_M - A_MO y_O} with
@@ -375,8 +389,9 @@ lewl_default_stop <- "objective"
 lewl_default_landmarks <- 500L
 
 # Everything LEWL needs from the features, computed once (and once per fold in
-# cv_lewl()): the kernel term (the n x n kernel matrix K, or its Nystrom
-# factor G with H K H ~ G G'), the symmetric kNN weight matrix W, and the
+# cv_lewl()): the kernel term (the n x n kernel matrix K with, for the basis
+# route of the Z-step (eig_basis), the eigendecomposition of H K H, or its
+# Nystrom factor G with H K H ~ G G'), the symmetric kNN weight matrix W, and the
 # parameters t and gamma.  The squared distances come from |u|^2 + |v|^2 -
 # 2u'v on column-centred (dense) data; the neighbours from knn_search()
 # (exact, ties to the lower index), whose distances also give the graph's
@@ -384,7 +399,8 @@ lewl_default_landmarks <- 500L
 # to the landmarks only, in blocks of rows.
 lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
                          landmarks = NULL,
-                         nystrom_diag = getOption("mlss.lewl_nystrom_diag", TRUE)) {
+                         nystrom_diag = getOption("mlss.lewl_nystrom_diag", TRUE),
+                         eig_basis = lewl_use_basis(nrow(x))) {
   n <- nrow(x)
   route <- if (approx == "auto") if (n > lewl_exact_max) "nystrom" else "exact" else approx
   if (!inherits(x, "sparseMatrix")) x <- sweep(x, 2, colMeans(x))
@@ -400,6 +416,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     if (is.null(gamma)) gamma <- lewl_median_gamma(d2[upper.tri(d2)])
     K <- exp(-gamma * d2)
     rm(d2)
+    basis <- if (eig_basis) lewl_hkh_eigen(K)
     G <- NULL
     dg <- NULL
     marks <- NULL
@@ -425,6 +442,7 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     # fit, each fold of cv_lewl() across its grid
     attr(G, "GtG") <- crossprod(G)
     K <- NULL
+    basis <- NULL
   }
   near <- knn_search(x, knn)
   nb <- near$index
@@ -437,8 +455,27 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
     if (t == 0) stop_arg("'t' must be > 0")
   }
   W <- lewl_graph(nb, near$distance^2, t)
-  list(K = K, G = G, dg = dg, route = route, landmarks = marks, W = W, t = t, gamma = gamma,
-       knn = knn, neighbours = nb)
+  list(K = K, basis = basis, G = G, dg = dg, route = route, landmarks = marks, W = W, t = t,
+       gamma = gamma, knn = knn, neighbours = nb)
+}
+
+# Whether lewl_prepare() decomposes H K H for the Z-step's basis route: above
+# the rows where dsyevr on the formed matrix is faster (n = 1200,
+# LEWL_DENSE_MAX of lewl_core.h; bench/lewl_eigbasis_results.md) and up to
+# the exact/Nystrom switch (no second n x n matrix above it, even with the
+# exact kernel forced), or forced.
+lewl_use_basis <- function(n, method = getOption("mlss.lewl_eigen", "auto")) {
+  identical(method, "basis") ||
+    (identical(method, "auto") && n > 1200L && n <= lewl_exact_max)
+}
+
+# The eigendecomposition H K H = V diag(s) V' (all n pairs) for the Z-step's
+# basis route (?lewl), once per prepared kernel: list(V, s).
+lewl_hkh_eigen <- function(K) {
+  rm <- rowMeans(K)  # K symmetric: the column means too
+  HKH <- K - rm - rep(rm, each = nrow(K)) + mean(rm)
+  e <- eigen(HKH, symmetric = TRUE)
+  list(V = e$vectors, s = e$values)
 }
 
 # squared norms beyond ~1e308 (values beyond ~1e150) make d2 Inf - Inf
@@ -513,8 +550,9 @@ lewl_graph <- function(nb, nb2, t) {
 # entries are reset to y).  The eigensolver's settings (internal): eig_method
 # "auto" (the dense LAPACK route only where the iterative basis would exceed
 # n / 2; on a Nystrom factor the Gram route, or with its diagonal above 1200
-# rows the projected one, lewl_core.h), "dense", "iterative", "gram" or
-# "projected"; its block size k + eig_extra, Krylov depth,
+# rows the projected one; on the exact kernel with prep$basis the basis
+# route, lewl_core.h), "dense", "iterative", "gram", "projected" or "basis";
+# its block size k + eig_extra, Krylov depth,
 # restarts and residual tolerance (eigs_core.h).
 lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        cg_tol = 1e-10, cg_max = 1000L, Z0 = NULL, start = NULL,
@@ -549,7 +587,8 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
     start[!miss] <- ynum[!miss]
   }
   factor <- !is.null(prep$G)
-  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram", "projected")) - 1L,
+  eig <- c(match(eig_method, c("auto", "dense", "iterative", "gram", "projected",
+                               "basis")) - 1L,
            as.integer(k + eig_extra), as.integer(eig_depth), as.integer(eig_max_restart),
            as.integer(isTRUE(eig_warm_gram)),
            match(stop, c("objective", "terms", "settled")) - 1L)
@@ -563,7 +602,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                as.integer(max_iter), as.double(c(tol, xtol)),
                match(recovery, c("exact", "paper")) - 1L, as.double(cg_tol),
                as.integer(cg_max), Z0, eig, as.double(eig_tol), as.double(relax),
-               as.integer(accel))
+               as.integer(accel), if (!factor) prep$basis)
   if (res$eig_unconverged > 0L)
     warn_not_converged_msg("lewl: the eigensolver of the Z-step stopped at ",
                            eig_max_restart, " restarts before its residuals fell below ",

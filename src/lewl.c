@@ -14,16 +14,17 @@
  * symmetric n x n weight matrix (dgCMatrix, both triangles); k, lambda, beta,
  * max_iter, tol (the objective's, or c(objective's, entries' xtol)), recovery (0 exact, 1 paper), cg_tol, cg_max; Z0: NULL or an
  * n x k0 warm start of the eigensolver; eig: integer (method 0 auto / 1 dense
- * / 2 iterative / 3 gram / 4 projected, block, depth, max_restart, warm_gram, stop_rule); eig_tol; relax: the over-relaxation
+ * / 2 iterative / 3 gram / 4 projected / 5 basis, block, depth, max_restart, warm_gram, stop_rule); eig_tol; relax: the over-relaxation
  * of the exact recovery step, in [1, 2); accel: the depth of the Anderson
- * mixing of the missing entries (0: none).
+ * mixing of the missing entries (0: none); basis: NULL or, with the exact
+ * kernel, list(V, s), the eigenvectors (n x n) and eigenvalues of H K H.
  * Returns list(Yt, Z, D, values, objective, cg_iter, iter, status,
  * eig_restarts, eig_products, eig_unconverged, eig_dense, accel_steps,
  * accel_rejected, steps: per iteration the largest change of a missing entry, rates: the
  * contraction seen per iteration, lewl_settled()). */
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
-              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel)
+              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel, SEXP basis)
 {
     int n = Rf_nrows(y), c = Rf_ncols(y);
     check_targets(y, n);
@@ -42,9 +43,20 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                             (R_xlen_t) Rf_ncols(K) * Rf_ncols(K)))
         Rf_error("internal: the attribute GtG of K must be %d x %d doubles",
                  Rf_ncols(K), Rf_ncols(K));
+    /* the exact kernel's eigendecomposition H K H = V diag(s) V', when
+       lewl_prepare() computed it: list(V, s) */
+    if (!Rf_isNull(basis) &&
+        (is_factor || !Rf_isNewList(basis) || XLENGTH(basis) != 2 ||
+         !Rf_isReal(VECTOR_ELT(basis, 0)) || !Rf_isReal(VECTOR_ELT(basis, 1)) ||
+         XLENGTH(VECTOR_ELT(basis, 0)) != (R_xlen_t) n * n ||
+         XLENGTH(VECTOR_ELT(basis, 1)) != n))
+        Rf_error("internal: basis must be NULL or list(V, s) (%d x %d, %d doubles) with "
+                 "the exact kernel", n, n, n);
     lewl_kernel ker = {n, is_factor ? Rf_ncols(K) : 0, REAL(K),
                        has_dg ? REAL(factor) : NULL,
-                       Rf_isNull(gtg) ? NULL : REAL(gtg)};
+                       Rf_isNull(gtg) ? NULL : REAL(gtg),
+                       Rf_isNull(basis) ? NULL : REAL(VECTOR_ELT(basis, 0)),
+                       Rf_isNull(basis) ? NULL : REAL(VECTOR_ELT(basis, 1))};
     if (!Rf_isNull(Z0) && (!Rf_isReal(Z0) || !Rf_isMatrix(Z0) || Rf_nrows(Z0) != n))
         Rf_error("internal: Z0 must be NULL or a double matrix with %d rows", n);
     if (!Rf_isInteger(eig) || XLENGTH(eig) != 6)
@@ -58,7 +70,7 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
                         INTEGER(eig)[3], Rf_asReal(eig_tol), Rf_asReal(relax),
                         Rf_asInteger(accel), INTEGER(eig)[4], INTEGER(eig)[5],
                         XLENGTH(tol) > 1 ? REAL(tol)[1] : 0.0};
-    if (opt.eig_method < 0 || opt.eig_method > 4 || opt.eig_block < 1 ||
+    if (opt.eig_method < 0 || opt.eig_method > LEWL_EIG_BASIS || opt.eig_block < 1 ||
         opt.eig_depth < 1 || opt.eig_max_restart < 0 || !(opt.eig_tol >= 0.0) ||
         !(opt.relax >= 1.0 && opt.relax < 2.0) || opt.accel < 0 || opt.accel > 50 ||
         opt.stop_rule < LEWL_STOP_OBJECTIVE || opt.stop_rule > LEWL_STOP_SETTLED ||

@@ -307,6 +307,28 @@ static void zstep_op(void *ctx_, int b, const double *V, double *out)
     }
 }
 
+/* The basis route's operator: M~ W = lambda diag(s) W + F (F' W) for the
+ * n x b block W in the eigenbasis of H K H (M~ = V' M V, F = V' Yt). */
+typedef struct {
+    int n, c;
+    double lambda;
+    const double *s, *F;
+    double *small;  /* c x b */
+} basis_ctx;
+
+static void basis_op(void *ctx_, int b, const double *W, double *out)
+{
+    basis_ctx *ctx = (basis_ctx *) ctx_;
+    int n = ctx->n;
+    for (int j = 0; j < b; j++)
+        for (int i = 0; i < n; i++)
+            out[IDX(i, j, n)] = ctx->lambda * ctx->s[i] * W[IDX(i, j, n)];
+    if (ctx->c > 0) {
+        gemm('T', 'N', ctx->c, b, n, 1.0, ctx->F, n, W, n, 0.0, ctx->small, ctx->c);
+        gemm('N', 'N', n, b, ctx->c, 1.0, ctx->F, n, ctx->small, ctx->c, 1.0, out, n);
+    }
+}
+
 /* The dense route: M = lambda H K H + Yt Yt' formed (upper triangle) and
  * reduced by dsyevr (top k).  M: n x n scratch. */
 static int zstep_dense(const lewl_options *opt, const lewl_kernel *ker, const double *Yt,
@@ -760,8 +782,13 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
        another is forced; its fallback as the Gram route's */
     int projected = K->r > 0 && K->dg && (opt->eig_method == LEWL_EIG_PROJECTED ||
         (opt->eig_method == LEWL_EIG_AUTO && n > LEWL_DENSE_MAX));
+    /* the exact kernel with its eigendecomposition: the basis route
+       (basis_op), unless another is forced or the eigensolver's basis
+       exceeds n (then the dense route) */
+    int basis = K->r == 0 && K->V && (double) b * (depth + 1) <= n &&
+        (opt->eig_method == LEWL_EIG_AUTO || opt->eig_method == LEWL_EIG_BASIS);
     int dense = opt->eig_method == LEWL_EIG_DENSE ||
-        (opt->eig_method == LEWL_EIG_AUTO && !gram && !projected &&
+        (opt->eig_method == LEWL_EIG_AUTO && !gram && !projected && !basis &&
          (n <= LEWL_DENSE_MAX || 2.0 * b * (depth + 1) > n)) ||
         (double) b * (depth + 1) > n;
     trace->dense = dense && !gram && !projected;
@@ -829,8 +856,15 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
             double *x = X + IDX(0, j0 + l, n);
             for (int i = 0; i < n; i++) x[i] = Yt[IDX(i, l, n)] + 0.01 * x[i];
         }
+        if (basis) {  /* the block in the eigenbasis: V' X */
+            memcpy(scratch, X, sizeof(double) * (size_t) n * b);
+            gemm('T', 'N', n, b, n, 1.0, K->V, n, scratch, n, 0.0, X, n);
+        }
     }
     zstep_ctx ctx = {K, c, opt->lambda, Yt, scratch, small};
+    double *F = basis ? (double *) R_alloc((size_t) n * (c > 0 ? c : 1), sizeof(double))
+        : NULL;
+    basis_ctx bctx = {n, c, opt->lambda, K->s, F, small};
     eigs_options eopt = {n, k, b, depth, opt->eig_max_restart, opt->eig_tol};
     for (size_t q = 0; q < nc; q++)
         free_[q] = opt->recovery == LEWL_RECOVER_PAPER ? 1 : missing[q] != 0;
@@ -884,12 +918,20 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                     if (zstep_gram(opt, &lowrank, GtG, Yt, S, U, values, Z) == 0)
                         memcpy(X, Z, sizeof(double) * (size_t) n * k);
                 }
-                int est = eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, &rst, &prd);
+                /* the basis route: F = V' Yt, the eigenvectors Z~ of M~ in
+                   the eigenbasis (X stays there, the next warm start), Z = V Z~ */
+                if (basis && c > 0)
+                    gemm('T', 'N', n, c, n, 1.0, K->V, n, Yt, n, 0.0, F, n);
+                int est = basis ? eigs_top(&eopt, basis_op, &bctx, X, w, NULL, &rst, &prd)
+                    : eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, &rst, &prd);
                 if (est < 0) return LEWL_ERR_EIGEN;
                 if (est == EIGS_NOT_CONVERGED) trace->unconverged++;
                 trace->restarts[it] += rst;
                 trace->products[it] += prd;
-                memcpy(Z, X, sizeof(double) * (size_t) n * k);
+                if (basis)
+                    gemm('N', 'N', n, k, n, 1.0, K->V, n, X, n, 0.0, Z, n);
+                else
+                    memcpy(Z, X, sizeof(double) * (size_t) n * k);
                 memcpy(values, w, sizeof(double) * (size_t) k);
             }
             vmaxset(vmax);

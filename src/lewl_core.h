@@ -29,8 +29,10 @@ typedef struct {
  * iterative eigensolver of eigs_core.h on products with the matrix (never
  * formed); "auto" takes the dense route up to n = LEWL_DENSE_MAX (where
  * dsyevr was measured as fast: 0.70 s against 0.97 s CPU per iteration at
- * n = 1000 on enron rows, 4.9 s against 2.6 s at n = 2000, bench/lewl_scale.R)
- * and where the iterative basis (b (depth + 1) columns) would exceed n / 2. */
+ * n = 1000 on enron rows, 4.9 s against 2.6 s at n = 2000, bench/lewl_scale.R;
+ * at k = m, 0.36 s against 0.76 s for the basis route at n = 1000, 1.60 s
+ * against 1.39 s at n = 1600, bench/lewl_eigbasis_results.md) and where the
+ * iterative basis (b (depth + 1) columns) would exceed n / 2. */
 #define LEWL_DENSE_MAX 1200
 #define LEWL_EIG_AUTO 0
 #define LEWL_EIG_DENSE 1
@@ -48,6 +50,12 @@ typedef struct {
  * 0.050-0.055 on medical, bench/lewl_scale_results.md); the others take
  * the iterative eigensolver, started from the projected vectors. */
 #define LEWL_PROJECTED_RESID 0.005
+/* The exact kernel with its eigendecomposition H K H = V diag(s) V' (once per
+ * prepared kernel, lewl_prepare()): the eigensolver of eigs_core.h on
+ * M~ = V' M V = lambda diag(s) + F F', F = V' Yt, whose products cost O(n c)
+ * per column instead of O(n^2); Z = V Z~ (zstep_basis; "auto" takes it
+ * whenever the basis is given and the eigensolver's basis fits in n). */
+#define LEWL_EIG_BASIS 5
 
 /* The stopping test (lewl_options.stop_rule). */
 #define LEWL_STOP_OBJECTIVE 0
@@ -82,6 +90,8 @@ typedef struct {
     const double *K;
     const double *dg;  /* r > 0: NULL, or the diagonal correction, H K H ~ G G' + H diag(dg) H */
     const double *GtG; /* r > 0: NULL, or G'G (r x r), computed once per prepared kernel */
+    const double *V, *s; /* r == 0: NULL, or the eigenvectors (n x n) and eigenvalues (n)
+                            of H K H, computed once per prepared kernel */
 } lewl_kernel;
 
 /* What the Z-steps of a run did: per iteration, the eigensolver's restarts

@@ -66,7 +66,7 @@ SEXP linsvm_fit_call(SEXP spec, SEXP y, SEXP cost, SEXP weight, SEXP loss, SEXP 
 SEXP mddm_choose_k_call(SEXP values, SEXP k, SEXP share);
 SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP lambda,
               SEXP beta, SEXP max_iter, SEXP tol, SEXP recovery, SEXP cg_tol, SEXP cg_max,
-              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel);
+              SEXP Z0, SEXP eig, SEXP eig_tol, SEXP relax, SEXP accel, SEXP basis);
 SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss,
                    SEXP step, SEXP max_iter, SEXP tol, SEXP z0);
 
