@@ -102,7 +102,9 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(0, 1, 10), k = NULL, nfol
     prepare = function(train)
       list(train = train, prep = lewl_prepare(x[train, , drop = FALSE], args$knn,
                                               args$t, args$gamma, args$approx,
-                                              args$landmarks)),
+                                              args$landmarks,
+                                              eig_basis = lewl_use_basis(length(train),
+                                                                         shared = TRUE))),
     # along the grid (the engine's order: the rows of `grid`), each fold's
     # eigensolver starts from the embedding of the fold's previous grid point
     # (a warm start of the eigenvectors only: the fit is the one a cold start

@@ -20,11 +20,11 @@
 #'   Ritz value (a warning of class `"mlss_not_converged"` if it does not
 #'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
 #'   faster) and where that block basis would exceed n / 2, the matrix is
-#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only).  Above
-#'   1200 rows on the exact kernel (up to the switch of `approx = "auto"`,
-#'   2500 rows), `H K H = V diag(s) V'` is decomposed
-#'   once per prepared kernel (all n pairs by [eigen()]: once per fit, once
-#'   per fold of [cv_lewl()] for its whole grid), and the eigensolver runs on
+#'   formed and reduced by LAPACK `dsyevr` (the `k` largest only).  In
+#'   [cv_lewl()], on folds of more than 1200 rows on the exact kernel (up to
+#'   the switch of `approx = "auto"`, 2500 rows), `H K H = V diag(s) V'` is
+#'   decomposed once per fold for the whole grid (all n pairs by [eigen()]),
+#'   and the eigensolver runs on
 #'   `V' M V = lambda diag(s) + F F'`, `F = V' Yt`, whose products cost O(n m)
 #'   per column instead of O(n^2); then `Z = V Z~` (two n x n x m products
 #'   per iteration; V is a second n x n matrix beside K, 50 MB at 2500
@@ -33,8 +33,13 @@
 #'   at n = 1600, 1.39 CPU s per iteration against 1.78 by products with
 #'   `H K H` and 1.60 by `dsyevr`, for 6.1 s of decomposition (OpenBLAS, one
 #'   thread: 0.146, 0.220 and 0.342, for 0.61 s); at n = 1000 `dsyevr` is
-#'   faster (0.36 s against 0.76; OpenBLAS 0.084 against 0.095).  `options(mlss.lewl_eigen =
-#'   "dense")`, `"iterative"` or `"basis"` forces a route;
+#'   faster (0.36 s against 0.76; OpenBLAS 0.084 against 0.095).  A single
+#'   fit takes this route only when forced: one fit of a few iterations does
+#'   not repay the decomposition (yeast's 2417 rows: 6-15 iterations, 9-17
+#'   CPU s in all, while at 2500 rows the decomposition takes the preparation
+#'   from 1.6 to 24.6 CPU s; at 2000 enron rows, 77
+#'   iterations, the forced route took 151 CPU s against 255).
+#'   `options(mlss.lewl_eigen = "dense")`, `"iterative"` or `"basis"` forces a route;
 #' * the missing entries: `recovery = "exact"` (default) solves, label by
 #'   label, the quadratic in the missing entries with the observed ones fixed,
 #'   \eqn{A_{MM} y_M = (ZD)_M - A_{MO} y_O}{A_MM y_M = (ZD)_M - A_MO y_O} with
@@ -459,14 +464,17 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
        gamma = gamma, knn = knn, neighbours = nb)
 }
 
-# Whether lewl_prepare() decomposes H K H for the Z-step's basis route: above
-# the rows where dsyevr on the formed matrix is faster (n = 1200,
-# LEWL_DENSE_MAX of lewl_core.h; bench/lewl_eigbasis_results.md) and up to
-# the exact/Nystrom switch (no second n x n matrix above it, even with the
-# exact kernel forced), or forced.
-lewl_use_basis <- function(n, method = getOption("mlss.lewl_eigen", "auto")) {
+# Whether lewl_prepare() decomposes H K H for the Z-step's basis route: when
+# the prepared kernel serves several fits (`shared`: each fold of cv_lewl()
+# across its grid; one fit of a few iterations does not repay the
+# decomposition: yeast's 2417 rows take 6-15 iterations, about 9 CPU s, and
+# eigen() alone about 16), above the rows where dsyevr on the formed matrix
+# is faster (n = 1200, LEWL_DENSE_MAX of lewl_core.h;
+# bench/lewl_eigbasis_results.md) and up to the exact/Nystrom switch (no
+# second n x n matrix above it, even with the exact kernel forced); or forced.
+lewl_use_basis <- function(n, shared = FALSE, method = getOption("mlss.lewl_eigen", "auto")) {
   identical(method, "basis") ||
-    (identical(method, "auto") && n > 1200L && n <= lewl_exact_max)
+    (identical(method, "auto") && shared && n > 1200L && n <= lewl_exact_max)
 }
 
 # The eigendecomposition H K H = V diag(s) V' (all n pairs) for the Z-step's

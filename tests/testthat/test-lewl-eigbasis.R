@@ -32,9 +32,11 @@ test_that("the prepared eigenbasis is that of H K H", {
   # another Z-step route, or "auto" at 1200 rows or fewer, skips the decomposition
   expect_null(mlss:::lewl_prepare(p$x, 5, gamma = 0.3)$basis)
   expect_identical(vapply(c(1200, 1201, 2500, 2501), mlss:::lewl_use_basis, NA,
-                          method = "auto"), c(FALSE, TRUE, TRUE, FALSE))
-  expect_false(mlss:::lewl_use_basis(2000, "iterative"))
-  expect_true(mlss:::lewl_use_basis(10, "basis"))
+                          shared = TRUE, method = "auto"), c(FALSE, TRUE, TRUE, FALSE))
+  # one fit (a kernel not shared by several fits) keeps the other routes
+  expect_false(mlss:::lewl_use_basis(2000, method = "auto"))
+  expect_false(mlss:::lewl_use_basis(2000, TRUE, method = "iterative"))
+  expect_true(mlss:::lewl_use_basis(10, method = "basis"))
 })
 
 test_that("the basis Z-step spans the top-k eigenspace of the formed M (eigen())", {
