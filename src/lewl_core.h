@@ -53,7 +53,7 @@ typedef struct {
 /* The exact kernel with its eigendecomposition H K H = V diag(s) V' (once per
  * prepared kernel, lewl_prepare()): the eigensolver of eigs_core.h on
  * M~ = V' M V = lambda diag(s) + F F', F = V' Yt, whose products cost O(n c)
- * per column instead of O(n^2); Z = V Z~ (zstep_basis; "auto" takes it
+ * per column instead of O(n^2); Z = V Z~ (basis_op() in lewl_core.c; "auto" takes it
  * whenever the basis is given and the eigensolver's basis fits in n). */
 #define LEWL_EIG_BASIS 5
 
