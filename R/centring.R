@@ -3,6 +3,10 @@
 # chunked sums) share these, so that an offset of the features never costs
 # digits of the scores (test-offset.R).
 
+# H K H, an n x n kernel matrix centred on both sides (H = I - 11'/n): the
+# label kernel of mddm(), the kernel term of lewl()'s eigenbasis.
+centre_kernel <- function(K) K - rowMeans(K) - rep(colMeans(K), each = nrow(K)) + mean(K)
+
 # A dense x centred in two passes (the second removes the rounding of the
 # first, which a column mean large against its spread leaves): the centred
 # matrix and the column means.

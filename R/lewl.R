@@ -467,10 +467,11 @@ lewl_prepare <- function(x, knn, t = NULL, gamma = NULL, approx = "auto",
 # Whether lewl_prepare() decomposes H K H for the Z-step's basis route: when
 # the prepared kernel serves several fits (`shared`: each fold of cv_lewl()
 # across its grid; one fit of a few iterations does not repay the
-# decomposition: yeast's 2417 rows take 6-15 iterations, about 9 CPU s, and
-# eigen() alone about 16), above the rows where dsyevr on the formed matrix
-# is faster (n = 1200, LEWL_DENSE_MAX of lewl_core.h;
-# bench/lewl_eigbasis_results.md) and up to the exact/Nystrom switch (no
+# decomposition: yeast's 2417 rows take 6-15 iterations, 9-17 CPU s in all,
+# while at 2500 rows it takes the preparation from 1.6 to 24.6 CPU s), above
+# the rows where dsyevr on the formed matrix is faster (n = 1200,
+# LEWL_DENSE_MAX of lewl_core.h; bench/lewl_eigbasis_results.md) and up to
+# the exact/Nystrom switch (no
 # second n x n matrix above it, even with the exact kernel forced); or forced.
 lewl_use_basis <- function(n, shared = FALSE, method = getOption("mlss.lewl_eigen", "auto")) {
   identical(method, "basis") ||
@@ -480,9 +481,7 @@ lewl_use_basis <- function(n, shared = FALSE, method = getOption("mlss.lewl_eige
 # The eigendecomposition H K H = V diag(s) V' (all n pairs) for the Z-step's
 # basis route (?lewl), once per prepared kernel: list(V, s).
 lewl_hkh_eigen <- function(K) {
-  rm <- rowMeans(K)  # K symmetric: the column means too
-  HKH <- K - rm - rep(rm, each = nrow(K)) + mean(rm)
-  e <- eigen(HKH, symmetric = TRUE)
+  e <- eigen(centre_kernel(K), symmetric = TRUE)
   list(V = e$vectors, s = e$values)
 }
 

@@ -262,7 +262,7 @@ label_spectrum <- function(y, kernel, n) {
   if (nrow(K) != n)
     stop_arg("the label kernel 'kernel' must be ", n, " x ", n,
              " (one row and column per instance), not ", nrow(K), " x ", ncol(K))
-  K <- K - rowMeans(K) - rep(colMeans(K), each = n) + mean(K)
+  K <- centre_kernel(K)
   e <- eigen(K, symmetric = TRUE)
   top <- max(abs(e$values))
   if (min(e$values) < -sqrt(eps) * top)

@@ -274,12 +274,12 @@ SEXP crf_infer(SEXP node, SEXP pair, SEXP from, SEXP to, SEXP mode, SEXP comp_ma
                     for (int a = 0; a < 4; a++, sw *= 2) {
                         int per = sw / (GIBBS_RUNS * nbatch);
                         if (per < 1) per = 1;
+                        int burn = per * nbatch / 5, total = burn + per * nbatch;
                         for (int k = 0; k < GIBBS_RUNS; k++) {
-                            crf_gibbs(g, nd, pr, per, per * nbatch / 5, nbatch, npt, beta, crf_unif,
+                            crf_gibbs(g, nd, pr, per, burn, nbatch, npt, beta, crf_unif,
                                       ys + (size_t) k * npt * sz, scr,
                                       batch + (size_t) k * nbatch * sz, y3, &bsk, accepted);
                             if (bsk > bs) { bs = bsk; memcpy(y2, y3, sizeof(int) * (size_t) sz); }
-                            int total = per * nbatch + per * nbatch / 5;
                             for (int r = 0; r + 1 < npt; r++) {
                                 double rate = (double) accepted[r] / total;
                                 if (ISNA(swapmin) || rate < swapmin) swapmin = rate;
