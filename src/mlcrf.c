@@ -69,7 +69,7 @@ static double *theta_copy(SEXP theta, const crf_problem *pr, SEXP *out)
 
 /* The smooth objective (pseudo-likelihood / n plus ridge terms) and its
  * gradient at theta, the group term, and the scales of the L-BFGS variables
- * (crf_scales()): list(value, gradient, group, scales).
+ * (crf_scales_last()): list(value, gradient, group, scales).
  * mode: 0 the cheaper evaluation, 1 or 2 one of them (mlcrf_core.h). */
 SEXP mlcrf_objective(SEXP x, SEXP mu, SEXP sinv, SEXP y, SEXP from, SEXP to, SEXP K,
                      SEXP lambda_v, SEXP lambda0, SEXP lambda_w, SEXP eta, SEXP theta,

@@ -581,7 +581,7 @@ static double lbfgs_value(crf_problem *pr, const double *theta, double *grad)
 
 /* lbfgsb() asks for the value and the gradient separately: both come from
  * one evaluation, cached with the point it was made at.  lbfgsb() works on
- * u = s theta (s > 0 per parameter, see crf_scales()): the value is the
+ * u = s theta (s > 0 per parameter, see crf_scales_last()): the value is the
  * same, the gradient in u is that in theta divided by s. */
 typedef struct {
     crf_problem *pr;
@@ -615,12 +615,6 @@ static void cache_eval(int n, const double *par, lbfgs_cache *c)
  * Curvatures below 1e-6 (a saturated label without ridge) are taken as 1e-6,
  * so that s > 0.  lbfgsb()'s test on the gradient is then on that in u. */
 static double scale_of(double h) { return sqrt(fmax(h, 1e-6)); }
-
-void crf_scales(crf_problem *pr, const double *theta, double *s)
-{
-    crf_smooth(pr, theta, NULL);
-    crf_scales_last(pr, s);
-}
 
 void crf_scales_last(crf_problem *pr, double *s)
 {
@@ -796,10 +790,21 @@ static int crf_lbfgs_one(crf_problem *pr, double *theta, int maxit, double tol, 
     c.gc = (double *) R_alloc(len, sizeof(double));
     c.th = (double *) R_alloc(len, sizeof(double));
     double *s = (double *) R_alloc(len, sizeof(double));
-    crf_scales(pr, theta, s);
+    /* one evaluation at the start serves both the scales (from its
+       conditionals, crf_scales_last()) and lbfgsb()'s first call, which
+       finds it in the cache */
+    c.fc = lbfgs_value(pr, theta, c.gc);
+    crf_scales_last(pr, s);
     c.s = s;
     double *u = (double *) R_alloc(len, sizeof(double));
-    for (size_t k = 0; k < len; k++) u[k] = theta[k] * s[k];
+    for (size_t k = 0; k < len; k++) {
+        u[k] = theta[k] * s[k];
+        c.gc[k] /= s[k];
+    }
+    memcpy(c.xc, u, len * sizeof(double));
+    memcpy(c.th, theta, len * sizeof(double));
+    c.have = 1;
+    c.evals = 1;
     double *lo = (double *) R_alloc(len, sizeof(double));
     double *up = (double *) R_alloc(len, sizeof(double));
     int *nbd = (int *) R_alloc(len, sizeof(int));

@@ -98,12 +98,11 @@ double crf_group_penalty(const crf_problem *pr, const double *theta);
  * each edge.  theta: start in, solution out. */
 int crf_fista(crf_problem *pr, double *theta, int maxit, double tol, int *iter,
               double *objective);
-/* The scales of crf_lbfgs()'s variables at theta (len (d + 1) q): the
- * square roots of the Hessian diagonal of crf_smooth(), each column's loss
- * part taken from its intercept (mlcrf_core.c). */
-void crf_scales(crf_problem *pr, const double *theta, double *s);
-/* The same at the point of the last crf_smooth() or crf_smooth_at() (from
- * the conditionals it left in pr->G, which it overwrites). */
+/* The scales of crf_lbfgs()'s variables (len (d + 1) q): the square roots
+ * of the Hessian diagonal of crf_smooth(), each column's loss part taken
+ * from its intercept (mlcrf_core.c), at the point of the last crf_smooth()
+ * or crf_smooth_at() (from the conditionals it left in pr->G, which it
+ * overwrites). */
 void crf_scales_last(crf_problem *pr, double *s);
 /* Stage 2: the smooth problem (group term dropped) by L-BFGS (lbfgsb()); with
  * smooth_group set, the stage-1 objective on edges that stay non-zero. */
