@@ -10,7 +10,10 @@
  *     stop when ||AX_i - theta_i X_i|| <= tol |theta_1| for the k wanted pairs
  *
  * M is never formed: the caller's product is the only access to it, and the
- * work besides the products is O(n s^2) per restart.  Each block of the basis
+ * work besides the products is O(n s^2) per restart.  Of T only the last
+ * b columns are new work: projecting M V_j out of V_0..V_j computed
+ * [V_0..V_j]' M V_j, T's upper part of block column j, already
+ * (rayleigh_ritz()).  Each block of the basis
  * is orthogonalised against the previous ones twice (classical Gram-Schmidt
  * twice is enough), then by a Householder QR, and projected again only when
  * a column lost nearly all its norm (orth_block()); a block that vanishes
@@ -71,14 +74,18 @@ static void project_out(int n, int p, const double *V, int b, double *Q, double 
  * exhausted, M of low rank or an exact invariant subspace) was replaced by
  * the QR with a direction of its own, which may lie in span(V): the QR's
  * output is orthogonalised again the same way, and a block that fails twice
- * is replaced by pseudo-random directions.  P (n x b), nrm (b): scratch.
- * Returns 0, or LAPACK's info (negated when positive). */
+ * is replaced by pseudo-random directions.  The first pass's coefficients
+ * V'Q_in go to the p x b matrix C (leading dimension ldc).  P (n x b), nrm
+ * (b): scratch.  Returns 0, or LAPACK's info (negated when positive). */
 #define ORTH_KEEP 0.01
-static int orth_block(int n, int p, const double *V, int b, double *Q, double *P,
-                      double *nrm, double *tmp, unsigned long long *seed)
+static int orth_block(int n, int p, const double *V, int b, double *Q, double *C, int ldc,
+                      double *P, double *nrm, double *tmp, unsigned long long *seed)
 {
     for (int attempt = 0; attempt < 4; attempt++) {
         project_out(n, p, V, b, Q, tmp);
+        if (attempt == 0)
+            for (int j = 0; j < b && p > 0; j++)
+                memcpy(C + IDX(0, j, ldc), tmp + IDX(0, j, p), sizeof(double) * (size_t) p);
         for (int j = 0; j < b; j++) nrm[j] = sqrt(dot(n, Q + IDX(0, j, n), Q + IDX(0, j, n)));
         project_out(n, p, V, b, Q, tmp);
         memcpy(P, Q, sizeof(double) * (size_t) n * b);
@@ -97,14 +104,21 @@ static int orth_block(int n, int p, const double *V, int b, double *Q, double *P
 }
 
 /* Rayleigh-Ritz over the orthonormal basis V (n x s) with AV = M V: the top
- * b Ritz pairs, X = V U, AX = AV U, values decreasing.  T: s x s, U: s x b. */
+ * b Ritz pairs, X = V U, AX = AV U, values decreasing.  T (s x s) holds on
+ * entry T = V'AV above and on the diagonal blocks of its first s - b
+ * columns: the first projections of orth_block(), which took V_0..V_j' AV_j
+ * when it orthogonalised AV_j; the last b columns are taken here, the rest
+ * by the symmetry of M.  U: s x b. */
 static int rayleigh_ritz(int n, int s, const double *V, const double *AV, int b,
                          double *X, double *AX, double *values, double *T, double *U)
 {
-    gemm('T', 'N', s, s, n, 1.0, V, n, AV, n, 0.0, T, s);
+    int last = s - b;
+    gemm('T', 'N', s, b, n, 1.0, V, n, AV + IDX(0, last, n), n, 0.0, T + IDX(0, last, s), s);
     for (int j = 0; j < s; j++)
         for (int i = 0; i < j; i++) {
-            double m = 0.5 * (T[IDX(i, j, s)] + T[IDX(j, i, s)]);
+            /* within a diagonal block both triangles were computed */
+            double m = i / b == j / b ? 0.5 * (T[IDX(i, j, s)] + T[IDX(j, i, s)])
+                : T[IDX(i, j, s)];
             T[IDX(i, j, s)] = m;
             T[IDX(j, i, s)] = m;
         }
@@ -140,7 +154,7 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
 
     int status = 0, cur = b;
     memcpy(V, X, sizeof(double) * (size_t) n * b);
-    status = orth_block(n, 0, NULL, b, V, P, nrm, tmp, &seed);
+    status = orth_block(n, 0, NULL, b, V, NULL, 0, P, nrm, tmp, &seed);
     if (status == 0) {
         op(ctx, b, V, AV);
         *products += b;
@@ -177,7 +191,8 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
         for (int j = 1; j <= depth && status == 0; j++) {
             double *Q = V + IDX(0, j * b, n);
             memcpy(Q, AV + IDX(0, (j - 1) * b, n), sizeof(double) * (size_t) n * b);
-            status = orth_block(n, j * b, V, b, Q, P, nrm, tmp, &seed);
+            status = orth_block(n, j * b, V, b, Q, T + IDX(0, (j - 1) * b, s), s, P, nrm,
+                                tmp, &seed);
             vmaxset(vloop);
             if (status != 0) break;
             op(ctx, b, Q, AV + IDX(0, j * b, n));
