@@ -108,3 +108,13 @@ test_that("a start inside an invariant subspace of a diagonal M: blocks in span(
   expect_identical(c(r$restarts, r$products), c(0L, 6L))
   expect_equal(r$values, d[20:25], tolerance = 1e-12)
 })
+
+test_that("bad settings are refused", {
+  M <- spd_problem(20, 9)
+  X <- matrix(rnorm(20 * 4), 20)
+  expect_error(eigs_dense(M[, 1:10], X, 2), "square")
+  expect_error(eigs_dense(M, X[1:10, ], 2), "rows")
+  expect_error(eigs_dense(M, X, 5), "bad argument")  # k above the block
+  expect_error(eigs_dense(M, X, 2, depth = 0L), "bad argument")
+  expect_error(eigs_dense(M, X, 2, tol = -1), "tol")
+})
