@@ -12,6 +12,8 @@
 #   product costs O(n c) and the eigensolver's own work (orthogonalisation,
 #   Rayleigh-Ritz: O(n s^2), s = b (depth + 1)) dominates; k = m = 53;
 #   defaults n = 2000, 5 iterations, settings "10:3,10:2,10:1,30:1,60:1".
+# Session s40 added the restarts per iteration (from the products: b for the
+# start block, b depth per restart, b = k + extra) and a third decimal.
 lib <- Sys.getenv("LEWL_EB_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "lewl_scale.R"))
@@ -34,8 +36,10 @@ for (s in sets) {
   tt <- system.time(f <- suppressWarnings(mlss:::lewl_solve(d$y, prep, k, 1, 1, "exact", 0.5, 0,
                                                               iters, eig_extra = ex,
                                                               eig_depth = dp)))
-  cat(sprintf("extra %d depth %d: %.2f CPU s / iteration; products %s; objective %s\n", ex, dp,
-              (tt[["user.self"]] + tt[["sys.self"]]) / iters,
+  cat(sprintf("extra %d depth %d: %.3f CPU s / iteration; restarts %s; products %s; objective %s\n",
+              ex, dp, (tt[["user.self"]] + tt[["sys.self"]] + tt[["user.child"]] +
+                       tt[["sys.child"]]) / iters,
+              paste(pmax(f$eig_products - (k + ex), 0) / ((k + ex) * dp), collapse = ", "),
               paste(f$eig_products, collapse = ", "),
               format(f$objective[iters], digits = 12)))
 }

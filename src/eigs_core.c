@@ -10,11 +10,16 @@
  *     stop when ||AX_i - theta_i X_i|| <= tol |theta_1| for the k wanted pairs
  *
  * M is never formed: the caller's product is the only access to it, and the
- * work besides the products is O(n s^2) per restart.  Each block of the basis
+ * work besides the products is O(n s^2) per restart.  Of T only the last
+ * b columns are new work: projecting M V_j out of V_0..V_j computed
+ * [V_0..V_j]' M V_j, T's upper part of block column j, already
+ * (rayleigh_ritz()).  Each block of the basis
  * is orthogonalised against the previous ones twice (classical Gram-Schmidt
- * twice is enough), then by a Householder QR; a block that vanishes (the
- * Krylov space is exhausted: M of low rank, or an exact invariant subspace)
- * is replaced by pseudo-random directions, so the basis stays orthonormal.
+ * twice is enough), then by a Householder QR, and projected again only when
+ * a column lost nearly all its norm (orth_block()); a block that vanishes
+ * (the Krylov space is exhausted: M of low rank, or an exact invariant
+ * subspace) is replaced by pseudo-random directions, so the basis stays
+ * orthonormal.
  * A warm start (the previous call's X for a nearby M) that already meets the
  * test costs b products and one b x b eigenproblem.
  *
@@ -44,6 +49,13 @@ void eigs_fill_noise(int n, int b, double *X, unsigned long long seed)
     }
 }
 
+static double dot(int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i] * y[i];
+    return s;
+}
+
 /* Q <- Q - V (V'Q): V n x p orthonormal, Q n x b; tmp p x b. */
 static void project_out(int n, int p, const double *V, int b, double *Q, double *tmp)
 {
@@ -53,45 +65,60 @@ static void project_out(int n, int p, const double *V, int b, double *Q, double 
 }
 
 /* Orthonormalise the block Q (n x b) against V (n x p, orthonormal) and
- * within itself.  Returns 0, or LAPACK's info (negated when positive). */
-static int orth_block(int n, int p, const double *V, int b, double *Q, double *tmp,
-                      unsigned long long *seed)
+ * within itself: classical Gram-Schmidt twice, then a Householder QR,
+ * Q_in = Q R.  After the second pass column j lies in span(V) only to about
+ * eps nrm_j, nrm_j its norm after the first pass; the QR divides it by
+ * |R_jj|, so that part grows to about eps nrm_j / |R_jj|.  So one QR is
+ * enough while every |R_jj| >= ORTH_KEEP nrm_j.  A column that lost more (in
+ * the second pass, or to the block's other columns: the Krylov space
+ * exhausted, M of low rank or an exact invariant subspace) was replaced by
+ * the QR with a direction of its own, which may lie in span(V): the QR's
+ * output is orthogonalised again the same way, and a block that fails twice
+ * is replaced by pseudo-random directions.  The first pass's coefficients
+ * V'Q_in go to the p x b matrix C (leading dimension ldc).  P (n x b), nrm
+ * (b): scratch.  Returns 0, or LAPACK's info (negated when positive). */
+#define ORTH_KEEP 0.01
+static int orth_block(int n, int p, const double *V, int b, double *Q, double *C, int ldc,
+                      double *P, double *nrm, double *tmp, unsigned long long *seed)
 {
     for (int attempt = 0; attempt < 4; attempt++) {
         project_out(n, p, V, b, Q, tmp);
+        if (attempt == 0)
+            for (int j = 0; j < b && p > 0; j++)
+                memcpy(C + IDX(0, j, ldc), tmp + IDX(0, j, p), sizeof(double) * (size_t) p);
+        for (int j = 0; j < b; j++) nrm[j] = sqrt(dot(n, Q + IDX(0, j, n), Q + IDX(0, j, n)));
         project_out(n, p, V, b, Q, tmp);
+        memcpy(P, Q, sizeof(double) * (size_t) n * b);
         int info = qr_orthonormalize(n, b, Q);
         if (info != 0) return info > 0 ? -info : info;
         if (p == 0) return 0;
-        /* the QR normalised what was left; whatever of it still lies in
-           span(V) (a block that had vanished) is removed again */
-        project_out(n, p, V, b, Q, tmp);
-        project_out(n, p, V, b, Q, tmp);
-        int lost = 0;
-        for (int j = 0; j < b && !lost; j++) {
-            double s = 0.0;
-            const double *q = Q + IDX(0, j, n);
-            for (int i = 0; i < n; i++) s += q[i] * q[i];
-            if (!(s > 0.25)) lost = 1;
-        }
-        if (!lost) {
-            info = qr_orthonormalize(n, b, Q);
-            return info > 0 ? -info : info;
-        }
-        eigs_fill_noise(n, b, Q, (*seed)++);
+        int kept = 1;
+        for (int j = 0; j < b && kept; j++)  /* R_jj = q_j' p_j */
+            if (!(fabs(dot(n, Q + IDX(0, j, n), P + IDX(0, j, n))) >= ORTH_KEEP * nrm[j] &&
+                  nrm[j] > 0.0))
+                kept = 0;
+        if (kept) return 0;
+        if (attempt % 2 == 1) eigs_fill_noise(n, b, Q, (*seed)++);
     }
     return MLSS_ERR_EIGEN;  /* span(V) is (numerically) the whole space */
 }
 
 /* Rayleigh-Ritz over the orthonormal basis V (n x s) with AV = M V: the top
- * b Ritz pairs, X = V U, AX = AV U, values decreasing.  T: s x s, U: s x b. */
+ * b Ritz pairs, X = V U, AX = AV U, values decreasing.  T (s x s) holds on
+ * entry T = V'AV above and on the diagonal blocks of its first s - b
+ * columns: the first projections of orth_block(), which took V_0..V_j' AV_j
+ * when it orthogonalised AV_j; the last b columns are taken here, the rest
+ * by the symmetry of M.  U: s x b. */
 static int rayleigh_ritz(int n, int s, const double *V, const double *AV, int b,
                          double *X, double *AX, double *values, double *T, double *U)
 {
-    gemm('T', 'N', s, s, n, 1.0, V, n, AV, n, 0.0, T, s);
+    int last = s - b;
+    gemm('T', 'N', s, b, n, 1.0, V, n, AV + IDX(0, last, n), n, 0.0, T + IDX(0, last, s), s);
     for (int j = 0; j < s; j++)
         for (int i = 0; i < j; i++) {
-            double m = 0.5 * (T[IDX(i, j, s)] + T[IDX(j, i, s)]);
+            /* within a diagonal block both triangles were computed */
+            double m = i / b == j / b ? 0.5 * (T[IDX(i, j, s)] + T[IDX(j, i, s)])
+                : T[IDX(i, j, s)];
             T[IDX(i, j, s)] = m;
             T[IDX(j, i, s)] = m;
         }
@@ -120,12 +147,14 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
     double *U = (double *) R_alloc((size_t) s * b, sizeof(double));
     double *tmp = (double *) R_alloc((size_t) s * b, sizeof(double));
     double *w = (double *) R_alloc((size_t) s, sizeof(double));
+    double *P = (double *) R_alloc((size_t) n * b, sizeof(double));
+    double *nrm = (double *) R_alloc((size_t) b, sizeof(double));
     unsigned long long seed = 20201u;
     memset(w, 0, sizeof(double) * (size_t) s);
 
     int status = 0, cur = b;
     memcpy(V, X, sizeof(double) * (size_t) n * b);
-    status = orth_block(n, 0, NULL, b, V, tmp, &seed);
+    status = orth_block(n, 0, NULL, b, V, NULL, 0, P, nrm, tmp, &seed);
     if (status == 0) {
         op(ctx, b, V, AV);
         *products += b;
@@ -162,7 +191,8 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
         for (int j = 1; j <= depth && status == 0; j++) {
             double *Q = V + IDX(0, j * b, n);
             memcpy(Q, AV + IDX(0, (j - 1) * b, n), sizeof(double) * (size_t) n * b);
-            status = orth_block(n, j * b, V, b, Q, tmp, &seed);
+            status = orth_block(n, j * b, V, b, Q, T + IDX(0, (j - 1) * b, s), s, P, nrm,
+                                tmp, &seed);
             vmaxset(vloop);
             if (status != 0) break;
             op(ctx, b, Q, AV + IDX(0, j * b, n));

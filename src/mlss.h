@@ -70,6 +70,9 @@ SEXP lewl_fit(SEXP y, SEXP start, SEXP K, SEXP factor, SEXP graph, SEXP k, SEXP 
 SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss,
                    SEXP step, SEXP max_iter, SEXP tol, SEXP z0);
 
+/* The block Krylov eigensolver on a formed matrix (eigs.c) */
+SEXP eigs_dense_call(SEXP M, SEXP X, SEXP opt, SEXP tol);
+
 /* knn.c */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);
 

@@ -89,3 +89,28 @@ test_that("the basis route recovers what the dense route does, warm-started or n
   expect_lt(max_sin_angle(warm$Z, cold$Z), 1e-8)
   expect_equal(warm$completed, cold$completed, tolerance = 1e-8)
 })
+
+test_that("M of low rank (lambda = 0) and a start from the exact eigenvectors (session s40)", {
+  # lambda = 0: M = Yt Yt' has rank 6 below the block (k + 10 columns), so
+  # the Krylov blocks lose columns and the orthogonalisation projects again
+  p <- lewl_problem(150, 5, m = 6, rate = 0.3, seed = 3)
+  prep <- mlss:::lewl_prepare(p$x, 5, gamma = 0.2, eig_basis = TRUE)
+  args <- list(p$ymiss, prep, 4L, 0, 1, "exact", 0.5, 0, 25L)
+  fb <- suppressWarnings(do.call(mlss:::lewl_solve, c(args, eig_method = "basis")))
+  fd <- suppressWarnings(do.call(mlss:::lewl_solve, c(args, eig_method = "dense")))
+  expect_gt(sum(fb$eig_products), 0)
+  expect_lt(max_sin_angle(fb$Z, fd$Z), 1e-8)
+  expect_equal(crossprod(fb$Z), diag(4), tolerance = 1e-10, ignore_attr = TRUE)
+  expect_equal(fb$completed, fd$completed, tolerance = 1e-6)
+  expect_equal(fb$objective, fd$objective, tolerance = 1e-10)
+  # Z0 = the top eigenvectors of the formed M: the start already holds them
+  Yt <- lewl_start(p$ymiss)
+  H <- ref_centre(150)
+  M <- tcrossprod(Yt) + H %*% ref_lewl_kernel(p$x, 0.2) %*% H
+  e <- eigen(M, symmetric = TRUE)
+  fit <- suppressWarnings(mlss:::lewl_solve(p$ymiss, prep, 5L, 1, 1, "exact", 0.5, 0, 1L,
+                                            eig_method = "basis", Z0 = e$vectors[, 1:5]))
+  expect_lt(max_sin_angle(fit$Z, e$vectors[, 1:5]), 1e-8)
+  expect_equal(fit$values, e$values[1:5], tolerance = 1e-10)
+  expect_equal(crossprod(fit$Z), diag(5), tolerance = 1e-10, ignore_attr = TRUE)
+})
