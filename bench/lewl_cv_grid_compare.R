@@ -25,7 +25,7 @@ for (nm in names(logs)) {
   tab[[paste0(nm, "_at_max")]] <- as.vector(tapply(d$iterations >= 500, d$point, sum))
   tab[[paste0(nm, "_cpu")]] <- round(as.vector(tapply(d$cpu, d$point, sum)), 1)
 }
-print(tab, row.names = FALSE)
+print(tab, row.names = FALSE, width = 200)
 cat("\nCPU s over these", pts, "points:",
     paste(names(logs), vapply(logs, function(d) round(sum(d$cpu[d$point <= pts]), 1), 0),
           collapse = "; "), "\n")
