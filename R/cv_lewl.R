@@ -15,7 +15,13 @@
 #' @inheritParams lewl
 #' @inheritParams cv_mlls
 #' @param lambda,beta Grids of values (>= 0) of the HSIC and the graph weights
-#'   (defaults `10^(-1:1)` and `c(0, 1, 10)`).
+#'   (defaults `10^(-1:1)` and `c(0, 1, 10)`).  `beta = 0` (no graph term) is
+#'   most of the default grid's cost (its fits mostly stop at `max_iter`
+#'   unconverged: 67-98\% of the fold fits' CPU on five sets of up to 1000
+#'   rows, 30\% hidden) but it stays: it was the chosen point on yeast and
+#'   medical, 1.5 and 1.1 standard errors above the best point at `beta = 1` or 10
+#'   (`bench/lewl_beta_grid_results.md`).  `beta = c(1, 10)` takes 2-33\% of
+#'   the CPU where `beta = 0` is not wanted.
 #' @param k The embedding dimension: one number, or a grid; default the
 #'   distinct values of `ceiling(m * c(1/2, 1))` for `m` labels ([lewl()]'s
 #'   default `k = m` and half of it; `bench/lewl_default_k_results.md`).

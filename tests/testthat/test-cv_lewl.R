@@ -163,3 +163,17 @@ test_that("cv_lewl(warm_start = TRUE) chains each fold's fits along the grid", {
   expect_equal(cv$fit$D, ref$D, tolerance = 1e-8)
   expect_error(cv_lewl(p$x, p$ymiss, warm_start = NA), "'warm_start'")
 })
+
+# The default grid as ?cv_lewl states it (kept in session 40: beta = 0 is
+# the costly part of the grid but was chosen on yeast and medical, bench/lewl_beta_grid_results.md):
+# lambda 10^(-1:1), beta c(0, 1, 10), k the distinct values of ceiling(m * c(1/2, 1)).
+test_that("cv_lewl's default grid is the documented one", {
+  p <- lewl_problem(40, 4, m = 3, seed = 3)
+  cv <- suppressWarnings(cv_lewl(p$x, p$y, nfolds = 2, knn = 5, progress = FALSE))
+  ref <- expand.grid(lambda = c(0.1, 1, 10), beta = c(0, 1, 10), k = c(2L, 3L))
+  expect_equal(cv$grid[, names(ref)], ref, ignore_attr = TRUE)
+  p2 <- lewl_problem(40, 4, m = 2, seed = 3)
+  cv2 <- suppressWarnings(cv_lewl(p2$x, p2$y, lambda = 1, beta = 1, nfolds = 2, knn = 5,
+                                  progress = FALSE))
+  expect_identical(cv2$grid$k, 1:2)
+})
