@@ -23,7 +23,7 @@ n <- as.integer(Sys.getenv("LEWL_EB_N", if (basis) "2000" else "10000"))
 iters <- as.integer(Sys.getenv("LEWL_EB_ITERS", if (basis) "5" else "3"))
 sets <- strsplit(strsplit(Sys.getenv("LEWL_EB_SET", if (basis) "10:3,10:2,10:1,30:1,60:1"
                                      else "10:3,5:3,20:3,10:2"), ",")[[1]], ":")
-cat("eigensolver block bench; route", if (basis) "basis" else "nystrom", "; n", n, "; load",
+cat("eigensolver block bench; route", if (basis) "basis" else if (n > mlss:::lewl_exact_max) "nystrom" else "iterative", "; n", n, "; load",
     readLines("/proc/loadavg"), "\n")
 d <- bench_data(n)
 k <- if (basis) ncol(d$y) else ceiling(ncol(d$y) / 2)
