@@ -49,13 +49,6 @@ void eigs_fill_noise(int n, int b, double *X, unsigned long long seed)
     }
 }
 
-static double dot(int n, const double *x, const double *y)
-{
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += x[i] * y[i];
-    return s;
-}
-
 /* Q <- Q - V (V'Q): V n x p orthonormal, Q n x b; tmp p x b. */
 static void project_out(int n, int p, const double *V, int b, double *Q, double *tmp)
 {
@@ -86,7 +79,8 @@ static int orth_block(int n, int p, const double *V, int b, double *Q, double *C
         if (attempt == 0)
             for (int j = 0; j < b && p > 0; j++)
                 memcpy(C + IDX(0, j, ldc), tmp + IDX(0, j, p), sizeof(double) * (size_t) p);
-        for (int j = 0; j < b; j++) nrm[j] = sqrt(dot(n, Q + IDX(0, j, n), Q + IDX(0, j, n)));
+        for (int j = 0; j < b; j++)
+            nrm[j] = sqrt(vec_dot(n, Q + IDX(0, j, n), Q + IDX(0, j, n)));
         project_out(n, p, V, b, Q, tmp);
         memcpy(P, Q, sizeof(double) * (size_t) n * b);
         int info = qr_orthonormalize(n, b, Q);
@@ -94,7 +88,7 @@ static int orth_block(int n, int p, const double *V, int b, double *Q, double *C
         if (p == 0) return 0;
         int kept = 1;
         for (int j = 0; j < b && kept; j++)  /* R_jj = q_j' p_j */
-            if (!(fabs(dot(n, Q + IDX(0, j, n), P + IDX(0, j, n))) >= ORTH_KEEP * nrm[j] &&
+            if (!(fabs(vec_dot(n, Q + IDX(0, j, n), P + IDX(0, j, n))) >= ORTH_KEEP * nrm[j] &&
                   nrm[j] > 0.0))
                 kept = 0;
         if (kept) return 0;

@@ -213,6 +213,14 @@ void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
         }
 }
 
+/* x'y summed in index order (the same rounding wherever it is used). */
+double vec_dot(int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i] * y[i];
+    return s;
+}
+
 void center_gram(int n, double *K)
 {
     double *rm = (double *) R_alloc((size_t) n + 1, sizeof(double));

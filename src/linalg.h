@@ -47,6 +47,7 @@ void mat_tprod(const mlss_mat *X, const double *mu, const double *B, int k,
 void mat_prod(const mlss_mat *X, const double *mu, const double *B, int k,
               double *out);                                       /* n x k: Xc B */
 void center_gram(int n, double *K);                               /* K <- HKH */
+double vec_dot(int n, const double *x, const double *y);          /* x'y, in order */
 void symmetrize_upper(int p, double *A);
 
 /* The helpers below return LAPACK's info (0 is success) or, beside it, the

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <R.h>
 #include <R_ext/Utils.h>
+#include "linalg.h"
 #include "logistic_core.h"
 
 typedef struct {
@@ -22,13 +23,6 @@ typedef struct {
                             (logistic), 2 c_i inside the margin, else 0 (L2-SVM) */
     int n, p, loss;      /* loss: TRON_LOGISTIC or TRON_SQUARED_HINGE */
 } lr_problem;
-
-static double dot(int p, const double *a, const double *b)
-{
-    double s = 0.0;
-    for (int j = 0; j < p; j++) s += a[j] * b[j];
-    return s;
-}
 
 /* ||a||, scaled so that entries near 1e155 do not overflow when squared */
 static double nrm2(int p, const double *a)
@@ -49,7 +43,7 @@ static double log1pexp_neg(double t)
 /* f(w); leaves z = X~w in the problem for grad() */
 static double lr_fun(lr_problem *P, const double *w)
 {
-    double f = 0.5 * dot(P->p, w, w);
+    double f = 0.5 * vec_dot(P->p, w, w);
     for (int i = 0; i < P->n; i++) {
         P->z[i] = lin_dot(P->D, i, w);
         if (P->loss == TRON_LOGISTIC) {
@@ -142,11 +136,11 @@ static int trcg(lr_problem *P, double delta, const double *g, const double *M, d
     for (int j = 0; j < p; j++) {
         s[j] = 0.0; r[j] = -g[j]; zv[j] = r[j] / M[j]; d[j] = zv[j];
     }
-    double zTr = dot(p, zv, r), cgtol = eps_cg * sqrt(zTr);
+    double zTr = vec_dot(p, zv, r), cgtol = eps_cg * sqrt(zTr);
     while (sqrt(zTr) > cgtol && cg_iter < max_cg) {
         cg_iter++;
         lr_hv(P, d, Hd);
-        double dHd = dot(p, d, Hd);
+        double dHd = vec_dot(p, d, Hd);
         if (!(dHd > 0)) break;
         double alpha = zTr / dHd;
         for (int j = 0; j < p; j++) s[j] += alpha * d[j];
@@ -161,7 +155,7 @@ static int trcg(lr_problem *P, double delta, const double *g, const double *M, d
             break;
         }
         for (int j = 0; j < p; j++) { r[j] -= alpha * Hd[j]; zv[j] = r[j] / M[j]; }
-        double znew = dot(p, zv, r), beta = znew / zTr;
+        double znew = vec_dot(p, zv, r), beta = znew / zTr;
         for (int j = 0; j < p; j++) d[j] = zv[j] + beta * d[j];
         zTr = znew;
     }
@@ -250,8 +244,8 @@ int tron_fit(const lin_rows *D, const double *y, const double *weight, double C,
         int boundary;
         trcg(&P, delta, g, M, s, r, d, Hd, zv, &boundary);
         for (int j = 0; j < p; j++) w_new[j] = w[j] + s[j];
-        double gs = dot(p, g, s);
-        double prered = -0.5 * (gs - dot(p, s, r));
+        double gs = vec_dot(p, g, s);
+        double prered = -0.5 * (gs - vec_dot(p, s, r));
         if (!isfinite(prered)) { status = LOGISTIC_NONFINITE; break; }
         /* Converged: the gradient test, and a Newton step (inside the trust
          * region) that promises a relative decrease below LOGISTIC_REL_DECREASE.
