@@ -25,6 +25,12 @@ load_yahoo <- function(name = "arts", n_train = 1000, seed = 2008) {
   d
 }
 
+# CPU seconds (user + system) of this process and its children so far.
+cpu_seconds <- function() {
+  t <- proc.time()
+  sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
+}
+
 # Median elapsed seconds of `reps` evaluations of expr.
 elapsed <- function(expr, reps = 1) {
   expr <- substitute(expr)

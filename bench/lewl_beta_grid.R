@@ -45,10 +45,6 @@ load_set <- function(name) {
   y <- y[, colSums(y) > 0, drop = FALSE]
   list(x = x, y = mask_labels(y, 0.3, by = "entry", seed = 1)$y, truth = y > 0)
 }
-cpu <- function() {
-  p <- proc.time()
-  sum(p[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
-}
 # average precision of the scores s for the logical truth t
 avg_prec <- function(s, t) {
   o <- order(s, decreasing = TRUE)
@@ -60,7 +56,7 @@ avg_prec <- function(s, t) {
 # The trace's expressions run in lewl_fit_prepared's frame, whose enclosure
 # (the namespace) reaches the global environment: the state lives there.
 bg <- new.env()
-bg_enter <- function() bg$t_in <- cpu()
+bg_enter <- function() bg$t_in <- cpu_seconds()
 bg_record <- function(fit, y, lambda, beta, k) {
   f <- if (nrow(y) == bg$n) 0L else
     Find(function(f) identical(unname(is.na(y)),
@@ -69,7 +65,7 @@ bg_record <- function(fit, y, lambda, beta, k) {
   miss <- is.na(y)
   bg$fits[[length(bg$fits) + 1L]] <- data.frame(
     fold = f, lambda = lambda, beta = beta, k = k, iterations = fit$iterations,
-    converged = fit$converged, cpu = cpu() - bg$t_in,
+    converged = fit$converged, cpu = cpu_seconds() - bg$t_in,
     ap = avg_prec(fit$completed[miss], bg$truth[tr, , drop = FALSE][miss]))
 }
 
@@ -85,7 +81,7 @@ run_set <- function(name) {
                          print = FALSE, where = ns))
   on.exit(suppressMessages(untrace(mlss:::lewl_fit_prepared, where = ns)))
   warns <- character()
-  c0 <- cpu()
+  c0 <- cpu_seconds()
   cat(sprintf("%s: %d x %d, m = %d; load %s\n", name, n, ncol(d$x), ncol(d$y),
               readLines("/proc/loadavg")))
   cv <- withCallingHandlers(
@@ -94,7 +90,7 @@ run_set <- function(name) {
       warns <<- c(warns, conditionMessage(w))
       invokeRestart("muffleWarning")
     })
-  total <- cpu() - c0
+  total <- cpu_seconds() - c0
   list(name = name, n = n, p = ncol(d$x), m = ncol(d$y), fits = do.call(rbind, bg$fits),
        grid = cv$grid, cvm = as.vector(cv$cvm), cvsd = as.vector(cv$cvsd), best = cv$best,
        best_1se = cv$best_1se, chosen = cv$chosen, warnings = warns, cpu = total,

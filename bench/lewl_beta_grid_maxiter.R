@@ -7,10 +7,6 @@
 lib <- Sys.getenv("LEWL_BG_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))
-cpu <- function() {
-  p <- proc.time()
-  sum(p[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
-}
 d <- load_weak_label_set("yeast")  # as lewl_beta_grid.R's load_set("yeast")
 y <- d$y[1:1000, ]
 y <- y[, colSums(y) > 0, drop = FALSE]
@@ -23,10 +19,10 @@ suppressMessages(trace(mlss:::lewl_solve, exit = quote(its <<- c(its, returnValu
                        print = FALSE, where = asNamespace("mlss")))
 for (mi in as.integer(strsplit(Sys.getenv("LEWL_BG_MAXITER", "250,1000,500"), ",")[[1]])) {
   its <- NULL
-  c0 <- cpu()
+  c0 <- cpu_seconds()
   cv <- suppressWarnings(cv_lewl(x, y, lambda = 0.1, beta = 0, k = 14, foldid = foldid,
                                  progress = FALSE, max_iter = mi))
   cat(sprintf("yeast lambda 0.1 beta 0 k 14, max_iter %4d: cvm %.4f se %.4f; fold fits' iterations %s; %.1f CPU s; load %s\n",
-              mi, cv$cvm, cv$cvsd, paste(head(its, 5), collapse = " "), cpu() - c0,
+              mi, cv$cvm, cv$cvsd, paste(head(its, 5), collapse = " "), cpu_seconds() - c0,
               readLines("/proc/loadavg")))
 }

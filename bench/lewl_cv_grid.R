@@ -16,15 +16,12 @@
 #   LEWL_GRID_N (2000): the rows, fewer for a smoke test.
 lib <- Sys.getenv("LEWL_GRID_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
+source(file.path("bench", "common.R"))  # cpu_seconds()
 source(file.path("bench", "lewl_scale.R"))
-cpu <- function() {
-  p <- proc.time()
-  sum(p[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
-}
 cat("cv_lewl default grid, 2000 rows; BLAS", extSoftVersion()[["BLAS"]], "; LAPACK",
     La_library(), "; load", readLines("/proc/loadavg"), "\n")
 d <- bench_data(as.integer(Sys.getenv("LEWL_GRID_N", "2000")))  # fewer: a smoke test
-c0 <- cpu()
+c0 <- cpu_seconds()
 e0 <- proc.time()[["elapsed"]]
 nfit <- 0L
 fits <- NULL
@@ -33,12 +30,12 @@ log_fit <- quote({
   nfit <<- nfit + 1L
   f <- returnValue()
   fits <<- rbind(fits, data.frame(beta = beta, iterations = f$iterations,
-                                  converged = f$converged, cpu = cpu() - t_in))
+                                  converged = f$converged, cpu = cpu_seconds() - t_in))
   cat(sprintf("fit %3d: lambda %g beta %g k %d: %d iterations; %.1f CPU s, %.1f s elapsed so far; load %s\n",
-              nfit, lambda, beta, k, f$iterations, cpu() - c0,
+              nfit, lambda, beta, k, f$iterations, cpu_seconds() - c0,
               proc.time()[["elapsed"]] - e0, readLines("/proc/loadavg")))
 })
-suppressMessages(trace(mlss:::lewl_solve, tracer = quote(t_in <<- cpu()), exit = log_fit,
+suppressMessages(trace(mlss:::lewl_solve, tracer = quote(t_in <<- cpu_seconds()), exit = log_fit,
                        print = FALSE, where = asNamespace("mlss")))
 env_beta <- Sys.getenv("LEWL_GRID_BETA", "")
 cv_args <- list(x = quote(d$x), y = quote(d$y), progress = FALSE,
@@ -55,7 +52,7 @@ cat("cv_lewl arguments:", deparse(cv_args[-(1:2)]), "; beta grid",
 set.seed(1)
 cv <- suppressWarnings(do.call("cv_lewl", cv_args))
 cat(sprintf("cv_lewl done: %.1f CPU s (%.2f min), %.1f s elapsed; %d fits; peak RSS %.0f MB\n",
-            cpu() - c0, (cpu() - c0) / 60, proc.time()[["elapsed"]] - e0, nfit, peak_mb()))
+            cpu_seconds() - c0, (cpu_seconds() - c0) / 60, proc.time()[["elapsed"]] - e0, nfit, peak_mb()))
 print(cv)
 if (NROW(fits) > 1) {  # with parallel, the fold fits ran in the children
   fold <- seq_len(nrow(fits)) < nrow(fits)  # the last fit is the refit

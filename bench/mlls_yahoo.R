@@ -262,11 +262,7 @@ check_cca_memo <- function(d) {
       "projections for", 3 * 4 + 1, "fits )\n")
 }
 
-# CPU seconds of this process and its children; the 1-minute load average.
-cpu_seconds <- function() {
-  t <- proc.time()
-  sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
-}
+# The 1-minute load average (CPU seconds: cpu_seconds() of common.R).
 load_average <- function() {
   if (!file.exists("/proc/loadavg")) return(NA)
   as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
