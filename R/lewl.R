@@ -170,7 +170,20 @@
 #'   `lambda > 0` the kernel term still shapes `Z`.
 #' @param lambda Weight of the HSIC term, >= 0 (default 1).
 #' @param beta Weight of the graph smoothness of the labels, >= 0 (default
-#'   1); 0 ignores the graph.
+#'   1); 0 ignores the graph.  The graph term is what holds the missing
+#'   entries near their neighbours' labels: with `beta = 0` nothing does, and
+#'   the alternation mostly does not converge, the missing entries moving ever
+#'   further out of \[0, 1\] while the objective keeps falling, so the fit is
+#'   wherever `max_iter` stops it (the warning says so).  Measured
+#'   (`bench/lewl_beta0_results.md`; k = m, 30\% hidden, 2000 iterations,
+#'   checked at 50, 500, 1000 and 2000): at `beta = 0` the largest missing
+#'   entry grew at every check on emotions, yeast, medical and enron at
+#'   `lambda = 0.1` (to 3.2-5.0) and on yeast, medical and enron at
+#'   `lambda = 10` (to 10-43); at `beta = 1` it stayed at most 1.09, unchanged from
+#'   iteration 50 on, on emotions, yeast and medical.  Rows the graph joins only weakly (the
+#'   heat-kernel weights of far neighbours are tiny) are held weakly at any
+#'   `beta`: on enron at `beta = 1` a few dozen entries drift too (the largest
+#'   to 4.6 at `lambda = 0.1` and 28 at `lambda = 10`).
 #' @param knn Number of neighbours in the graph (default 10; at most `n - 1`).
 #' @param t Heat-kernel width of the graph weights; default the median of the
 #'   squared distances between neighbours (so that a typical edge weighs
@@ -348,10 +361,13 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
 # grid point's embedding); it changes the work, not the result.  start: the
 # completed matrix to start from (NULL: y with the missing entries at init;
 # cv_lewl()'s warm start along the grid), which can change the result.
+# eig_tol: the Z-step eigensolver's residual tolerance (cv_lewl()'s fold fits
+# use a looser one, lewl_cv_eig_tol).
 lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
-                              recovery, init, tol, max_iter, Z0 = NULL, start = NULL) {
+                              recovery, init, tol, max_iter, Z0 = NULL, start = NULL,
+                              eig_tol = 1e-10) {
   fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter, Z0 = Z0,
-                    start = start)
+                    start = start, eig_tol = eig_tol)
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
   train <- reg$predict(x) %*% fit$D
   thr <- lewl_thresholds(train, y, threshold)
@@ -618,8 +634,12 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
   converged <- res$status == 0L
   if (!converged)
     warn_not_converged_msg("lewl: the objective did not converge in ", max_iter,
-                           " iterations (relative change above tol = ", format(tol),
-                           "); raise 'max_iter'")
+                           " iterations (relative change above tol = ", format(tol), "); ",
+                           if (beta == 0 && any(miss))
+                             paste0("at beta = 0 nothing ties the missing entries to their ",
+                                    "neighbours and they often drift without settling, so ",
+                                    "'max_iter' decides the fit: use beta > 0 (see ?lewl)")
+                           else "raise 'max_iter'")
   # one sign per embedding direction (largest entry positive), D to match
   s <- apply(res$Z, 2, function(z) if (z[which.max(abs(z))] < 0) -1 else 1)
   Z <- res$Z * rep(s, each = nrow(res$Z))

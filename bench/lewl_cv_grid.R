@@ -14,6 +14,9 @@
 #   the fold fits' iterations and CPU per beta (each fit's own CPU, from its
 #   entry to its exit), summed in this process (not the children's).
 #   LEWL_GRID_N (2000): the rows, fewer for a smoke test.
+#   Session 41: LEWL_GRID_EIGTOL (options(mlss.lewl_cv_eig_tol): the fold
+#   fits' eigensolver tolerance, default cv_lewl()'s 1e-6; 1e-10 as lewl());
+#   LEWL_GRID_SAVE (a file: saveRDS() of the grid, cvm and cvsd, to compare runs).
 lib <- Sys.getenv("LEWL_GRID_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))  # cpu_seconds()
@@ -43,17 +46,22 @@ cv_args <- list(x = quote(d$x), y = quote(d$y), progress = FALSE,
                 warm_start = as.logical(Sys.getenv("LEWL_GRID_WARM", "FALSE")))
 if (nzchar(env_beta)) cv_args$beta <- as.numeric(strsplit(env_beta, ",")[[1]])
 if (cv_args$parallel < 2) cv_args$parallel <- FALSE
+if (nzchar(Sys.getenv("LEWL_GRID_EIGTOL")))
+  options(mlss.lewl_cv_eig_tol = as.numeric(Sys.getenv("LEWL_GRID_EIGTOL")))
 if (as.logical(Sys.getenv("LEWL_GRID_ACCEL", "FALSE")))
   options(mlss.lewl_accel = 10, mlss.lewl_stop = "settled")
 cat("cv_lewl arguments:", deparse(cv_args[-(1:2)]), "; beta grid",
     deparse(if (is.null(cv_args$beta)) formals(cv_lewl)$beta else cv_args$beta),
     "; options(mlss.lewl_accel)", format(getOption("mlss.lewl_accel", "unset")),
-    "mlss.lewl_stop", format(getOption("mlss.lewl_stop", "unset")), "\n")
+    "mlss.lewl_stop", format(getOption("mlss.lewl_stop", "unset")),
+    "mlss.lewl_cv_eig_tol", format(getOption("mlss.lewl_cv_eig_tol", "unset")), "\n")
 set.seed(1)
 cv <- suppressWarnings(do.call("cv_lewl", cv_args))
 cat(sprintf("cv_lewl done: %.1f CPU s (%.2f min), %.1f s elapsed; %d fits; peak RSS %.0f MB\n",
             cpu_seconds() - c0, (cpu_seconds() - c0) / 60, proc.time()[["elapsed"]] - e0, nfit, peak_mb()))
 print(cv)
+if (nzchar(Sys.getenv("LEWL_GRID_SAVE")))
+  saveRDS(list(grid = cv$grid, cvm = cv$cvm, cvsd = cv$cvsd), Sys.getenv("LEWL_GRID_SAVE"))
 if (NROW(fits) > 1) {  # with parallel, the fold fits ran in the children
   fold <- seq_len(nrow(fits)) < nrow(fits)  # the last fit is the refit
   cat("fold fits per beta (this process):\n")

@@ -109,6 +109,15 @@ test_that("converges, warns when it does not, and plots its objective", {
   expect_true(fit$converged)
   expect_equal(fit$k, 5L)  # m = 5 labels (issue 22; was ceiling(5 / 2))
   expect_warning(lewl(p$x, p$ymiss, max_iter = 1, tol = 0), "did not converge")
+  # beta = 0 with missing entries: more iterations are not the remedy
+  w1 <- tryCatch(lewl(p$x, p$ymiss, beta = 1, max_iter = 1, tol = 0),
+                 mlss_not_converged = conditionMessage)
+  w0 <- tryCatch(lewl(p$x, p$ymiss, beta = 0, max_iter = 1, tol = 0),
+                 mlss_not_converged = conditionMessage)
+  expect_match(w1, "raise 'max_iter'")
+  expect_false(grepl("beta = 0", w1, fixed = TRUE))
+  expect_match(w0, "at beta = 0 nothing ties the missing entries")
+  expect_false(grepl("raise 'max_iter'", w0, fixed = TRUE))
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(fit), fit)
