@@ -67,13 +67,15 @@ trainable_labels <- function(d) {
 
 # The Mulan sets of the weak-label benches (LEWL paper), read from ../shared
 # with dense features standardised (constant columns to 0) and sparse ones as
-# they are: bench/missing_labels.R and bench/lewl_tables.R.
+# they are: bench/missing_labels.R and bench/lewl_tables.R; scene (its training
+# part) for bench/lewl_beta_grid.R and bench/lewl_beta0.R.
 weak_label_files <- list(emotions = c("emotions", "emotions.arff", "emotions.xml"),
                          yeast = c("yeast", "yeast.arff", "yeast.xml"),
                          medical = c("medical", "medical.arff", "medical.xml"),
                          enron = c("enron", "enron.arff", "enron.xml"),
                          corel5k = c("corel5k", "Corel5k-sparse.arff", "Corel5k.xml"),
-                         cal500 = c("cal500", "cal500.arff", "cal500.xml"))
+                         cal500 = c("cal500", "cal500.arff", "cal500.xml"),
+                         scene = c("scene", "scene-train.arff", "scene.xml"))  # its training part
 load_weak_label_set <- function(name) {
   f <- weak_label_files[[name]]
   d <- read_mulan(shared_data("mulan", f[1], f[2]), shared_data("mulan", f[1], f[3]))
@@ -83,6 +85,20 @@ load_weak_label_set <- function(name) {
     x[, !is.finite(colSums(x))] <- 0          # constant columns
   }
   list(x = x, y = d$y)
+}
+
+# The rows of cv_lewl()'s beta-grid benches (bench/lewl_beta_grid.R,
+# bench/lewl_beta0.R): emotions all 593, scene, yeast and enron the first
+# 1000, medical 978 (at most `cap`); labels without a positive dropped; 30%
+# of the label entries hidden (mask_labels(by = "entry", seed = 1)).
+lewl_grid_rows <- c(emotions = 593, scene = 1000, yeast = 1000, medical = 978, enron = 1000)
+load_lewl_grid_set <- function(name, cap = Inf) {
+  d <- load_weak_label_set(name)
+  n <- min(lewl_grid_rows[[name]], nrow(d$x), cap)
+  x <- d$x[seq_len(n), , drop = FALSE]
+  y <- d$y[seq_len(n), , drop = FALSE]
+  y <- y[, colSums(y) > 0, drop = FALSE]
+  list(x = x, y = mlss::mask_labels(y, 0.3, by = "entry", seed = 1)$y, truth = y > 0)
 }
 
 # A whole Mulan set from ../shared/data/mulan/<name>: its one .arff that is

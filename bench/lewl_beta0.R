@@ -14,20 +14,12 @@ if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))
 args <- commandArgs(trailingOnly = TRUE)
 sets <- if (length(args)) args else c("emotions", "yeast", "medical", "enron", "scene")
-rows <- c(emotions = 593, scene = 1000, yeast = 1000, medical = 978, enron = 1000)
 blocks <- c(50, 450, 500, 1000)  # ends at 50, 500, 1000, 2000 iterations
 for (name in sets) {
-  d <- if (name == "scene") {
-    r <- read_mulan(shared_data("mulan", "scene", "scene-train.arff"),
-                    shared_data("mulan", "scene", "scene.xml"))
-    x <- scale(r$x)
-    x[, !is.finite(colSums(x))] <- 0
-    list(x = x, y = r$y)
-  } else load_weak_label_set(name)
-  n <- min(rows[[name]], nrow(d$x))
-  x <- d$x[seq_len(n), , drop = FALSE]
-  y <- d$y[seq_len(n), , drop = FALSE]
-  y <- mlss:::mask_labels(y[, colSums(y) > 0, drop = FALSE], 0.3, by = "entry", seed = 1)$y
+  d <- load_lewl_grid_set(name)
+  x <- d$x
+  y <- d$y
+  n <- nrow(x)
   set.seed(1)
   prep <- mlss:::lewl_prepare(x, knn = 10)
   miss <- is.na(y)

@@ -25,26 +25,12 @@ if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))
 args <- commandArgs(trailingOnly = TRUE)
 sets <- if (length(args)) args else c("emotions", "scene", "yeast", "medical", "enron")
-rows <- c(emotions = 593, scene = 1000, yeast = 1000, medical = 978, enron = 1000)
 betas <- c(0, 0.1, 1, 10, 100)
 out <- Sys.getenv("LEWL_BG_OUT", file.path("bench", "lewl_beta_grid_rds"))
 cap <- as.numeric(Sys.getenv("LEWL_BG_N", "Inf"))  # a smoke test on fewer rows
 dir.create(out, showWarnings = FALSE)
 
-load_set <- function(name) {
-  d <- if (name == "scene") {
-    r <- read_mulan(shared_data("mulan", "scene", "scene-train.arff"),
-                    shared_data("mulan", "scene", "scene.xml"))
-    x <- scale(r$x)
-    x[, !is.finite(colSums(x))] <- 0
-    list(x = x, y = r$y)
-  } else load_weak_label_set(name)
-  n <- min(rows[[name]], nrow(d$x), cap)
-  x <- d$x[seq_len(n), , drop = FALSE]
-  y <- d$y[seq_len(n), , drop = FALSE]
-  y <- y[, colSums(y) > 0, drop = FALSE]
-  list(x = x, y = mask_labels(y, 0.3, by = "entry", seed = 1)$y, truth = y > 0)
-}
+load_set <- function(name) load_lewl_grid_set(name, cap)
 # average precision of the scores s for the logical truth t
 avg_prec <- function(s, t) {
   o <- order(s, decreasing = TRUE)

@@ -7,11 +7,9 @@
 lib <- Sys.getenv("LEWL_BG_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))
-d <- load_weak_label_set("yeast")  # as lewl_beta_grid.R's load_set("yeast")
-y <- d$y[1:1000, ]
-y <- y[, colSums(y) > 0, drop = FALSE]
-y <- mask_labels(y, 0.3, by = "entry", seed = 1)$y
-x <- d$x[1:1000, ]
+d <- load_lewl_grid_set("yeast")  # as lewl_beta_grid.R's load_set("yeast")
+y <- d$y
+x <- d$x
 set.seed(1)
 foldid <- ml_folds(y, 5)
 its <- NULL
