@@ -16,7 +16,8 @@
 #' The fold fits stop the Z-step's iterative eigensolver (see [lewl()]) at a
 #' residual of 1e-6 times the largest Ritz value instead of `lewl()`'s 1e-10;
 #' the refit keeps 1e-10, and folds of up to 1200 rows, where the formed
-#' matrix is reduced exactly, are unaffected.  A looser residual costs a few
+#' matrix is reduced exactly, are unaffected (`options(mlss.lewl_cv_eig_tol =
+#' 1e-10)` makes the fold fits those of [lewl()] again).  A looser residual costs a few
 #' digits of the embedding, which the cross-validated scores do not see, and
 #' about half of the fold fits' work: on 2000 enron rows with the default
 #' grid (`bench/lewl_cv_grid.R`, OpenBLAS, one thread, two runs of each side
@@ -128,6 +129,10 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(1, 10), k = NULL, nfolds 
                       start = start, eig_tol = eig_tol)
   }
   fold_eig_tol <- getOption("mlss.lewl_cv_eig_tol", lewl_cv_eig_tol)
+  if (!is.numeric(fold_eig_tol) || length(fold_eig_tol) != 1 ||
+      !(fold_eig_tol > 0 && fold_eig_tol < 1))
+    stop_arg("options(mlss.lewl_cv_eig_tol) must be one number in (0, 1) (the fold fits' ",
+             "eigensolver tolerance, see ?cv_lewl)")
   method <- list(
     name = "lewl", grid = grid, axes = axes, parallel_score = TRUE,
     prepare = function(train)

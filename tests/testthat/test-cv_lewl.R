@@ -186,7 +186,7 @@ test_that("cv_lewl's default grid is the documented one", {
 test_that("cv_lewl's fold fits use the looser eigensolver tolerance, its refit lewl()'s", {
   p <- lewl_problem(150, 4, m = 4, seed = 7)
   foldid <- rep(1:2, 75)
-  old <- options(mlss.lewl_eigen = "iterative")
+  old <- options(mlss.lewl_eigen = "iterative", mlss.lewl_cv_eig_tol = NULL)
   on.exit(options(old))
   ref <- matrix(0, 150, 4)
   for (f in 1:2) {
@@ -206,4 +206,8 @@ test_that("cv_lewl's fold fits use the looser eigensolver tolerance, its refit l
   expect_equal(cv$fit$D, full$D, tolerance = 1e-12)
   options(mlss.lewl_cv_eig_tol = 1e-10)
   expect_equal(run()$oof[, , 1], ref, tolerance = 1e-12, ignore_attr = TRUE)
+  options(mlss.lewl_cv_eig_tol = 0)
+  expect_error(run(), "mlss.lewl_cv_eig_tol")
+  options(mlss.lewl_cv_eig_tol = "1e-6")
+  expect_error(run(), "one number in \\(0, 1\\)")
 })
