@@ -45,8 +45,8 @@
 #'   1.1 standard errors) above the best point at `beta = 1` or 10; on
 #'   emotions, scene and enron the chosen point is the same without it.  A
 #'   `beta` grid containing 0 is still accepted (its fits warn).  `beta =
-#'   0.1` converges but is slow (on 1000 enron rows 24 of its 30 fold fits
-#'   stopped at `max_iter`).
+#'   0.1` is slow too (on 1000 enron rows 24 of its 30 fold fits stopped at
+#'   `max_iter`), and on enron its missing entries drift as well.
 #' @param k The embedding dimension: one number, or a grid; default the
 #'   distinct values of `ceiling(m * c(1/2, 1))` for `m` labels ([lewl()]'s
 #'   default `k = m` and half of it; `bench/lewl_default_k_results.md`).
