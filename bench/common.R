@@ -25,11 +25,10 @@ load_yahoo <- function(name = "arts", n_train = 1000, seed = 2008) {
   d
 }
 
-# CPU seconds (user + system) of this process and its children so far.
-cpu_seconds <- function() {
-  t <- proc.time()
-  sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
-}
+# CPU seconds (user + system) of this process and its children in a
+# proc_time (proc.time(), system.time() or a difference of two), and so far.
+proc_cpu <- function(t) sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
+cpu_seconds <- function() proc_cpu(proc.time())
 
 # Median elapsed seconds of `reps` evaluations of expr.
 elapsed <- function(expr, reps = 1) {

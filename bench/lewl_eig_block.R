@@ -16,6 +16,7 @@
 # start block, b depth per restart, b = k + extra) and a third decimal.
 lib <- Sys.getenv("LEWL_EB_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
+source(file.path("bench", "common.R"))  # proc_cpu()
 source(file.path("bench", "lewl_scale.R"))
 basis <- as.logical(Sys.getenv("LEWL_EB_BASIS", "FALSE"))
 if (basis) options(mlss.lewl_eigen = "basis")
@@ -37,8 +38,7 @@ for (s in sets) {
                                                               iters, eig_extra = ex,
                                                               eig_depth = dp)))
   cat(sprintf("extra %d depth %d: %.3f CPU s / iteration; restarts %s; products %s; objective %s\n",
-              ex, dp, (tt[["user.self"]] + tt[["sys.self"]] + tt[["user.child"]] +
-                       tt[["sys.child"]]) / iters,
+              ex, dp, proc_cpu(tt) / iters,
               paste(pmax(f$eig_products - (k + ex), 0) / ((k + ex) * dp), collapse = ", "),
               paste(f$eig_products, collapse = ", "),
               format(f$objective[iters], digits = 12)))

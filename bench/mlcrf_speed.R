@@ -66,10 +66,10 @@ if ("2" %in% parts) {
   # the elapsed and CPU seconds (process and children) when each begins;
   # the engine's progress bar is not printed
   t0 <- proc.time()
+  c0 <- cpu_seconds()
   stamp <- function(m) {
     t <- proc.time() - t0
-    cat(sprintf("  [%7.1f s elapsed, %7.1f s CPU] %s", t[["elapsed"]],
-                sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE),
+    cat(sprintf("  [%7.1f s elapsed, %7.1f s CPU] %s", t[["elapsed"]], cpu_seconds() - c0,
                 conditionMessage(m)))
   }
   extra <- eval(parse(text = paste0("list(", Sys.getenv("MLCRF_SPEED_ARGS"), ")")))
@@ -77,8 +77,7 @@ if ("2" %in% parts) {
   stamp0 <- stamp
   stamp <- function(m) {
     t <- proc.time() - t0
-    stamps[[length(stamps) + 1]] <<- c(elapsed = t[["elapsed"]],
-      cpu = sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE))
+    stamps[[length(stamps) + 1]] <<- c(elapsed = t[["elapsed"]], cpu = cpu_seconds() - c0)
     names(stamps)[length(stamps)] <<- trimws(conditionMessage(m))
     stamp0(m)
   }
@@ -89,7 +88,7 @@ if ("2" %in% parts) {
       if (startsWith(conditionMessage(m), "cv_mlcrf")) stamp(m)
       invokeRestart("muffleMessage")
     }))
-  cpu <- sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
+  cpu <- proc_cpu(t)
   cat(sprintf("yeast cv_mlcrf() defaults, %d workers: %.1f s elapsed, %.1f s CPU (process and children); load before %s, after %s\n",
               workers, t[["elapsed"]], cpu, load0, readLines("/proc/loadavg")))
   print(cv)
@@ -173,7 +172,6 @@ replay_stop <- function(cvfold, path, higher, patience, margin) {
 }
 
 if ("4" %in% parts) {
-  cpu_of <- function(t) sum(t[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE)
   sets <- strsplit(Sys.getenv("MLCRF_SPEED_CV_SETS", "emotions"), ",")[[1]]
   for (name in sets) {
     d <- getExportedValue("mlss", name)
@@ -190,7 +188,7 @@ if ("4" %in% parts) {
       cat(sprintf("%s (%d x %d, %d labels) cv_mlcrf() defaults, %s: %.1f s CPU, %.1f s elapsed; chosen lambda_w %.4g eta %g, cvm %.4f (se %.4f); %d of %d points scored; %d edges after pruning; load before %s, after %s\n",
                   name, nrow(xs), ncol(xs), ncol(ys),
                   if (mode == "stop") "path_stop default" else "path_stop = NULL",
-                  cpu_of(t), t[["elapsed"]], cv$grid$lambda_w[cv$chosen], cv$grid$eta[cv$chosen],
+                  proc_cpu(t), t[["elapsed"]], cv$grid$lambda_w[cv$chosen], cv$grid$eta[cv$chosen],
                   cv$cvm[cv$chosen], cv$cvsd[cv$chosen], sum(!is.na(cv$cvfold[, 1])),
                   nrow(cv$cvfold), nrow(cv$fit$edges), load0, readLines("/proc/loadavg")))
     }

@@ -45,11 +45,9 @@ as_mldr <- function(x, y, name) {
 }
 
 cpu <- function(expr) {
-  t0 <- proc.time()
+  c0 <- cpu_seconds()
   value <- expr
-  t <- proc.time() - t0
-  list(value = value, cpu = sum(t[c("user.self", "sys.self", "user.child", "sys.child")],
-                                na.rm = TRUE))
+  list(value = value, cpu = cpu_seconds() - c0)
 }
 
 # utiml's default correction: a row predicted empty gets its most probable
