@@ -120,7 +120,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(1, 10), k = NULL, nfolds 
   grid <- do.call(expand.grid, axes)
   # fits that stop at max_iter warn with class "mlss_not_converged": the
   # engine collects them into one warning with their count
-  fit_rows <- function(rows, prep, point, Z0 = NULL, start = NULL, eig_tol = 1e-10) {
+  fit_rows <- function(rows, prep, point, Z0 = NULL, start = NULL, eig_tol = lewl_eig_tol) {
     yr <- y[rows, , drop = FALSE]
     check_lewl_labels(yr, warn = FALSE)  # the engine warns of labels thin in a fold
     lewl_fit_prepared(x[rows, , drop = FALSE], yr, prep, point$k, point$lambda,
@@ -172,7 +172,7 @@ cv_lewl <- function(x, y, lambda = 10^(-1:1), beta = c(1, 10), k = NULL, nfolds 
 }
 
 # The residual tolerance of the Z-step's eigensolver in cv_lewl()'s fold
-# fits (lewl(): 1e-10; the refit keeps that): see ?cv_lewl, Details.
+# fits (lewl() and the refit: lewl_eig_tol): see ?cv_lewl, Details.
 lewl_cv_eig_tol <- 1e-6
 
 # The arguments of lewl() that cv_lewl() passes on, checked once, with

@@ -367,7 +367,7 @@ lewl.default <- function(x, y, k = NULL, lambda = 1, beta = 1, knn = 10, t = NUL
 # use a looser one, lewl_cv_eig_tol).
 lewl_fit_prepared <- function(x, y, prep, k, lambda, beta, regressor, ridge, threshold,
                               recovery, init, tol, max_iter, Z0 = NULL, start = NULL,
-                              eig_tol = 1e-10) {
+                              eig_tol = lewl_eig_tol) {
   fit <- lewl_solve(y, prep, k, lambda, beta, recovery, init, tol, max_iter, Z0 = Z0,
                     start = start, eig_tol = eig_tol)
   reg <- lewl_regression(x, fit$Z, regressor, ridge, prep$gamma)
@@ -410,6 +410,9 @@ lewl_default_accel <- 0L
 lewl_default_stop <- "objective"
 # The default number of Nystrom landmarks (?lewl).
 lewl_default_landmarks <- 500L
+# The Z-step eigensolver's residual tolerance, relative to the largest Ritz
+# value (?lewl; cv_lewl()'s fold fits use lewl_cv_eig_tol).
+lewl_eig_tol <- 1e-10
 
 # Everything LEWL needs from the features, computed once (and once per fold in
 # cv_lewl()): the kernel term (the n x n kernel matrix K with, for the basis
@@ -583,7 +586,7 @@ lewl_solve <- function(y, prep, k, lambda, beta, recovery, init, tol, max_iter,
                        cg_tol = 1e-10, cg_max = 1000L, Z0 = NULL, start = NULL,
                        eig_method = getOption("mlss.lewl_eigen", "auto"),
                        eig_extra = 10L, eig_depth = 3L, eig_max_restart = 1000L,
-                       eig_tol = 1e-10, relax = getOption("mlss.lewl_relax", 1),
+                       eig_tol = lewl_eig_tol, relax = getOption("mlss.lewl_relax", 1),
                        accel = getOption("mlss.lewl_accel", lewl_default_accel),
                        eig_warm_gram = getOption("mlss.lewl_eig_warm_gram", TRUE),
                        stop = getOption("mlss.lewl_stop", if (isTRUE(getOption(
