@@ -6,10 +6,10 @@
 #   LEWL_B0_LIB=<build> Rscript bench/lewl_beta0_rows.R
 lib <- Sys.getenv("LEWL_B0_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-source("bench/common.R")
-d <- load_weak_label_set("enron")
-x <- d$x[1:1000, ]; y <- d$y[1:1000, ]
-y <- mlss:::mask_labels(y[, colSums(y) > 0, drop = FALSE], 0.3, by = "entry", seed = 1)$y
+source(file.path("bench", "common.R"))
+d <- load_lewl_grid_set("enron")  # bench/lewl_beta0.R's rows and mask
+x <- d$x
+y <- d$y
 set.seed(1)
 prep <- mlss:::lewl_prepare(x, knn = 10)
 miss <- is.na(y)

@@ -43,12 +43,9 @@ cat(sprintf("largest |recovered difference| between the routes: all rows %.3f, s
             max(abs(fits$exact$recovered - fits$nystrom$recovered)[hidden]),
             max(abs(fits$exact$recovered - fits$nystrom$recovered)[hidden & !weak])))
 # the macro AUC label by label: which labels carry the gap
-auc <- function(s, t) {  # AUC of scores s for the logical truth t (ties half)
-  r <- rank(s)
-  np <- sum(t)
-  nn <- length(t) - np
-  if (np == 0 || nn == 0) return(NA_real_)
-  (sum(r[t]) - np * (np + 1) / 2) / (np * nn)
+auc <- function(s, t) {  # the AUC of scores s for the logical truth t (ml_metrics())
+  if (all(t) || !any(t)) return(NA_real_)
+  ml_metrics(matrix(t), score = matrix(s), measures = "micro_auc")[[1]]
 }
 per <- t(vapply(seq_len(ncol(y)), function(j) {
   h <- hidden[, j]
