@@ -25,7 +25,10 @@
 #' same number of iterations and every grid point the same cross-validated
 #' macro F1 (the differences are 0); on one 1600-row fit (lambda 10, beta 1,
 #' k = 53; 393 iterations either way) the recovered entries moved by at
-#' most 1.6e-4 and the objective by 2e-9 of itself.  For scale: the plain
+#' most 1.6e-4 and the objective by 2e-9 of itself.  That fit chose 1e-6: it
+#' took 23.7 CPU s against 63.2 at 1e-10 and 40.1 at 1e-8, while 1e-4 saved
+#' little more (21.4) and moved the entries by 2.7e-3
+#' (`bench/lewl_cv_eigtol.R`, `bench/lewl_cv_grid_results.md`).  For scale: the plain
 #' alternation's own stopping test left the largest recovered entry 0.55
 #' from its fixed point on emotions and 0.70 on medical (see [lewl()],
 #' Details).
@@ -36,7 +39,9 @@
 #'   (defaults `10^(-1:1)` and `c(1, 10)`).  The default beta grid leaves out
 #'   `beta = 0` (no graph term; the default was `c(0, 1, 10)` in earlier
 #'   development versions): with missing labels its fits mostly do not converge, because the
-#'   missing entries drift without settling (see [lewl()]'s `beta`), so its
+#'   missing entries drift without settling (by 2000 iterations the largest
+#'   grew to 2.5-5.0 on all five sets at `lambda = 0.1` and to 10-43 on three
+#'   at `lambda = 10`, `bench/lewl_beta0_results.md`; see [lewl()]'s `beta`), so its
 #'   cross-validated score is that of wherever `max_iter` stops them (on yeast
 #'   0.4101, 0.4184 and 0.4168 at `max_iter` 250, 500 and 1000), and it cost
 #'   67-98\% of the fold fits' CPU on five sets of up to 1000 rows, 30\%
