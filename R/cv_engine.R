@@ -51,6 +51,13 @@
 #            the path stops when path_stops() says so, and its remaining
 #            points are skipped: their row of cvfold (and cvm, cvsd) is NA,
 #            `skipped` lists them.  NULL (the default): every point is scored.
+#   paths    optional, without path_stop: the chains of a method's warm
+#            starts (an integer per grid row, each chain's rows contiguous),
+#            where every point depends only on its fold's prepared state and
+#            the state its chain's previous point left.  They are walked as
+#            paths that restart and never stop, so that with parallel workers
+#            (parallel_score, forked) each fold's fit at each point is a piece
+#            of cv_schedule_paths(), with the same result as in sequence.
 #
 # y may hold missing labels (NA): the out-of-fold thresholds and the per-fold
 # measures then use the observed entries only (the C code skips NA_LOGICAL);
@@ -157,6 +164,9 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
   # the early stop of paths: the mean (and se) of each point scored so far,
   # over its folds (with rules, of the point's best rule)
   pstop <- method$path_stop
+  if (is.null(pstop) && !is.null(method$paths))  # chains that no rule stops
+    pstop <- list(path = method$paths, restart = TRUE, patience = .Machine$integer.max,
+                  margin = Inf)
   skipped <- logical(ngrid)
   if (!is.null(pstop)) {
     stopped <- logical(max(pstop$path))
@@ -325,8 +335,8 @@ cv_engine_run <- function(method, y, foldid, opt, call) {
                  order = order,
                  oof_thresholds = if (oof_thr) final_thr,
                  oof_f1 = if (oof_thr) final_f1,
-                 skipped = if (!is.null(pstop)) which(skipped),
-                 path_stop = if (!is.null(pstop)) pstop[c("patience", "margin")],
+                 skipped = if (!is.null(method$path_stop)) which(skipped),
+                 path_stop = if (!is.null(method$path_stop)) pstop[c("patience", "margin")],
                  fit = fit, refit = method$refit, call = call), values),
             class = c(paste0("cv_", method$name), "ml_cv"))
   # the pieces (fold fits) finished on the workers, those of them dropped

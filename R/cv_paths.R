@@ -183,6 +183,7 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
         set.seed(seed)
         t0 <- proc.time()
         res <- score_fold(state, k, g)
+        res$state <- state_changes(res$state, states0[[k]])
         res$cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
         res
       }, mc.set.seed = FALSE)
@@ -205,7 +206,7 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
       res$cpu <- NULL
       if (is.null(after[[g]])) after[[g]] <- vector("list", nfolds)
       before <- if (prev[g] == 0L) states0[[k]] else after[[prev[g]]][[k]]
-      after[[g]][k] <- list(res$state %||% before)
+      after[[g]][k] <- list(state_restore(res$state, states0[[k]]) %||% before)
       res$state <- NULL
       if (is.null(results[[g]])) results[[g]] <- vector("list", nfolds)
       results[[g]][k] <- list(res)
@@ -224,4 +225,27 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
        pieces = c(fitted = sum(status == 2L), dropped = sum(status[!d$need, ] == 2L),
                   ended = ended + length(jobs), cpu = sum(cpu),
                   cpu_dropped = sum(cpu[!d$need, ]), cpu_largest = max(cpu)))
+}
+
+# A fold's new state as a piece's worker sends it back: the fields it
+# shares with the fold's prepared state (the same objects, as the fork left
+# them: the training rows, LEWL's kernel and its eigenvectors, 40 MB at 1600
+# rows) are left out and named, and state_restore() takes them from the
+# parent's own prepared state, so that no piece serialises the fold's
+# preparation back.
+state_changes <- function(state, base) {
+  nm <- names(state)
+  if (!is.list(state) || !is.list(base) || is.null(nm) || anyDuplicated(nm) ||
+      any(nm == ""))
+    return(state)
+  shared <- nm[vapply(nm, function(f) f %in% names(base) &&
+                        identical(state[[f]], base[[f]]), NA)]
+  if (!length(shared)) return(state)
+  structure(list(changed = state[setdiff(nm, shared)], shared = shared, fields = nm),
+            class = "mlss_state_changes")
+}
+
+state_restore <- function(state, base) {
+  if (!inherits(state, "mlss_state_changes")) return(state)
+  c(state$changed, base[state$shared])[state$fields]
 }

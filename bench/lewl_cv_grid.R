@@ -17,6 +17,12 @@
 #   Session 41: LEWL_GRID_EIGTOL (options(mlss.lewl_cv_eig_tol): the fold
 #   fits' eigensolver tolerance, default cv_lewl()'s 1e-6; 1e-10 as lewl());
 #   LEWL_GRID_SAVE (a file: saveRDS() of the grid, cvm and cvsd, to compare runs).
+#   Session 42: LEWL_GRID_ACCEL = "objective" (options(mlss.lewl_accel = 10)
+#   with the default stopping test on the objective); LEWL_GRID_COLDZ (set:
+#   every fit's eigensolver started cold, Z0 dropped by the tracer, to price
+#   the warm starts along the grid).  With parallel workers the end also
+#   prints cv$schedule (the pieces' own CPU) and the CPU of this process and
+#   of its children apart.
 lib <- Sys.getenv("LEWL_GRID_LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))  # cpu_seconds()
@@ -38,7 +44,12 @@ log_fit <- quote({
               nfit, lambda, beta, k, f$iterations, cpu_seconds() - c0,
               proc.time()[["elapsed"]] - e0, readLines("/proc/loadavg")))
 })
-suppressMessages(trace(mlss:::lewl_solve, tracer = quote(t_in <<- cpu_seconds()), exit = log_fit,
+entry <- if (nzchar(Sys.getenv("LEWL_GRID_COLDZ"))) {
+  quote({t_in <<- cpu_seconds(); Z0 <- NULL})
+} else {
+  quote(t_in <<- cpu_seconds())
+}
+suppressMessages(trace(mlss:::lewl_solve, tracer = entry, exit = log_fit,
                        print = FALSE, where = asNamespace("mlss")))
 env_beta <- Sys.getenv("LEWL_GRID_BETA", "")
 cv_args <- list(x = quote(d$x), y = quote(d$y), progress = FALSE,
@@ -48,8 +59,12 @@ if (nzchar(env_beta)) cv_args$beta <- as.numeric(strsplit(env_beta, ",")[[1]])
 if (cv_args$parallel < 2) cv_args$parallel <- FALSE
 if (nzchar(Sys.getenv("LEWL_GRID_EIGTOL")))
   options(mlss.lewl_cv_eig_tol = as.numeric(Sys.getenv("LEWL_GRID_EIGTOL")))
-if (as.logical(Sys.getenv("LEWL_GRID_ACCEL", "FALSE")))
+accel_env <- Sys.getenv("LEWL_GRID_ACCEL", "FALSE")
+if (accel_env == "objective") {
+  options(mlss.lewl_accel = 10)
+} else if (as.logical(accel_env)) {
   options(mlss.lewl_accel = 10, mlss.lewl_stop = "settled")
+}
 cat("cv_lewl arguments:", deparse(cv_args[-(1:2)]), "; beta grid",
     deparse(if (is.null(cv_args$beta)) formals(cv_lewl)$beta else cv_args$beta),
     "; options(mlss.lewl_accel)", format(getOption("mlss.lewl_accel", "unset")),
@@ -60,6 +75,13 @@ cv <- suppressWarnings(do.call("cv_lewl", cv_args))
 cat(sprintf("cv_lewl done: %.1f CPU s (%.2f min), %.1f s elapsed; %d fits; peak RSS %.0f MB\n",
             cpu_seconds() - c0, (cpu_seconds() - c0) / 60, proc.time()[["elapsed"]] - e0, nfit, peak_mb()))
 print(cv)
+if (!is.null(cv$schedule)) {
+  cat("schedule:\n")
+  print(cv$schedule)
+}
+pt <- proc.time()
+cat(sprintf("CPU self %.1f, children %.1f\n", pt[["user.self"]] + pt[["sys.self"]],
+            pt[["user.child"]] + pt[["sys.child"]]))
 if (nzchar(Sys.getenv("LEWL_GRID_SAVE")))
   saveRDS(list(grid = cv$grid, cvm = cv$cvm, cvsd = cv$cvsd), Sys.getenv("LEWL_GRID_SAVE"))
 if (NROW(fits) > 1) {  # with parallel, the fold fits ran in the children

@@ -322,3 +322,25 @@ test_that("cv_mlcrf() gives the same result in sequence and on two workers", {
   expect_identical(two$fit$theta, one$fit$theta)
   expect_identical(two$fit_cv$theta, one$fit_cv$theta)
 })
+
+# What a piece's worker sends back of a fold's state: the fields it shares
+# with the fold's prepared state (the same objects) are named, not sent,
+# and put back from the parent's prepared state (session 42).
+test_that("state_changes() leaves out the prepared state's own fields, state_restore() puts them back", {
+  base <- list(train = 1:10, prep = list(K = diag(3)))
+  state <- base
+  state$Z <- matrix(1, 3, 2)
+  ch <- mlss:::state_changes(state, base)
+  expect_s3_class(ch, "mlss_state_changes")
+  expect_identical(ch$shared, c("train", "prep"))
+  expect_identical(names(ch$changed), "Z")
+  expect_identical(mlss:::state_restore(ch, base), state)
+  # a changed field is sent; nothing shared, no list or no names: as it is
+  state$train <- 2:11
+  expect_identical(mlss:::state_changes(state, base)$shared, "prep")
+  expect_identical(mlss:::state_restore(mlss:::state_changes(state, base), base), state)
+  expect_identical(mlss:::state_changes(list(Z = 1), base), list(Z = 1))
+  expect_null(mlss:::state_changes(NULL, base))
+  expect_identical(mlss:::state_restore(list(a = 1), base), list(a = 1))
+  expect_identical(mlss:::state_changes(list(1, 2), base), list(1, 2))
+})

@@ -211,3 +211,48 @@ test_that("cv_lewl's fold fits use the looser eigensolver tolerance, its refit l
   options(mlss.lewl_cv_eig_tol = "1e-6")
   expect_error(run(), "one number in \\(0, 1\\)")
 })
+
+# The fold fits' warm starts run along lambda at each (beta, k) (the
+# engine's paths; warm_start = TRUE: along the whole grid), so that with
+# forked workers each fold's fit at each point is a piece of the engine's
+# scheduler (session 42): the same result as in sequence, bit for bit, and
+# to the eigensolver's tolerance that of cold fits (lewl() on the fold).
+test_that("cv_lewl(parallel = 2) schedules the fold fits one by one, with the sequence's result", {
+  skip_on_os("windows")
+  p <- lewl_problem(150, 4, m = 4, seed = 7)
+  foldid <- rep(1:3, 50)
+  old <- options(mlss.lewl_eigen = "iterative")
+  on.exit(options(old))
+  lam <- c(0.1, 1)
+  bet <- c(1, 10)
+  run <- function(parallel, warm_start = FALSE)
+    suppressWarnings(cv_lewl(p$x, p$ymiss, lambda = lam, beta = bet, k = c(2, 3),
+                             foldid = foldid, keep = TRUE, progress = FALSE, knn = 5,
+                             parallel = parallel, warm_start = warm_start))
+  for (warm in c(FALSE, TRUE)) {
+    one <- run(FALSE, warm)
+    two <- run(2L, warm)
+    expect_null(one$schedule)
+    expect_identical(two$schedule[["fitted"]], 3 * 8, info = paste("warm_start", warm))
+    expect_identical(two$schedule[["dropped"]], 0)
+    for (part in c("cvfold", "cvm", "cvsd", "oof", "best", "best_1se", "chosen"))
+      expect_identical(two[[part]], one[[part]], info = paste("warm_start", warm, part))
+    expect_identical(two$fit$completed, one$fit$completed)
+    # no early stop of paths is said or kept
+    expect_null(two$skipped)
+    expect_null(two$path_stop)
+  }
+  # the default's fits: those of lewl() on each fold to the eigensolver's
+  # tolerance (warm starts of the eigenvectors only)
+  grid <- one$grid
+  cold <- run(2L)
+  for (f in 1:3) {
+    va <- foldid == f
+    for (g in c(2, 4, 8)) {
+      fit <- suppressWarnings(lewl(p$x[!va, ], p$ymiss[!va, ], k = grid$k[g],
+                                   lambda = grid$lambda[g], beta = grid$beta[g], knn = 5))
+      expect_equal(cold$oof[va, , g], predict(fit, p$x[va, ], type = "score"),
+                   tolerance = 1e-6, ignore_attr = TRUE, info = paste("fold", f, "point", g))
+    }
+  }
+})

@@ -2,7 +2,8 @@
 # through its test glue (eigs.c), against eigen(): the top-k pairs, and an
 # orthonormal basis through many restarts, also where the Krylov blocks
 # vanish (M of low rank, a start inside an invariant subspace) and the
-# orthogonalisation must project a block again (issue 23, session s40).
+# orthogonalisation must project a block again (issue 23, session s40), and
+# an ill-conditioned start block (session 42).
 
 eigs_dense <- function(M, X, k, depth = 3L, max_restart = 1000L, tol = 1e-10)
   .Call(mlss:::C_eigs_dense_call, M, X, as.integer(c(k, depth, max_restart)), tol)
@@ -107,6 +108,36 @@ test_that("a start inside an invariant subspace of a diagonal M: blocks in span(
   r <- eigs_dense(M, X, 3)
   expect_identical(c(r$restarts, r$products), c(0L, 6L))
   expect_equal(r$values, d[20:25], tolerance = 1e-12)
+})
+
+test_that("an ill-conditioned start block: orthonormal, or its dependent column replaced", {
+  # the start block's columns 7 and 8 nearly dependent, kappa about the
+  # block's condition number (session 42, when a Cholesky QR was tried in
+  # place of the Householder QR and dropped: this is the test it had to pass);
+  # Inf (exactly dependent) is replaced by fresh directions
+  M <- spd_problem(90, 9)
+  e <- eigen(M, symmetric = TRUE)
+  set.seed(10)
+  B <- matrix(rnorm(90 * 8), 90)
+  for (kappa in c(1, 1e3, 1e6, 1e12, Inf)) {
+    X <- B
+    X[, 8] <- B[, 7] + B[, 8] / kappa
+    r <- eigs_dense(M, X, 4)
+    expect_identical(r$status, 0L, label = paste("status at kappa", kappa))
+    expect_lt(orth_err(r$X), 1e-12, label = paste("orthonormality at kappa", kappa))
+    expect_equal(r$values[1:4], e$values[1:4], tolerance = 1e-10,
+                 label = paste("values at kappa", kappa))
+    expect_lt(max_sin_angle(r$X[, 1:4], e$vectors[, 1:4]), 1e-8)
+  }
+  # the start alone (no restart: a start inside the wanted invariant subspace
+  # plus nearly dependent columns, so that the start's orthonormalisation is
+  # all that stands between it and the returned X)
+  for (kappa in c(1e2, 1e3)) {
+    X <- cbind(e$vectors[, 1:6], e$vectors[, 6] + e$vectors[, 7] / kappa)
+    r <- eigs_dense(M, X, 4)
+    expect_identical(r$restarts, 0L)
+    expect_lt(orth_err(r$X), 1e-12, label = paste("orthonormality of the start at kappa", kappa))
+  }
 })
 
 test_that("bad settings are refused", {

@@ -1,0 +1,63 @@
+# Is the Nystrom route's gap to the exact route on enron (+0.016 macro AUC at
+# rate 0.3 with the mask of seed 2020; bench/lewl_scale_results.md, sessions
+# s38 and 41) a property of the route or of the one mask?  bench/lewl_nystrom.R's
+# protocol (lewl()'s defaults, set.seed(1) before each fit, the Nystrom route
+# forced with 500 landmarks against approx = "exact"), repeated over masks
+# (mask_labels(by = "entry", seed = s)), with the hidden-entry measures of
+# bench/common.R; per set and rate: the differences nystrom - exact per mask,
+# their mean, standard deviation and a 95% t interval of the mean, and the
+# macro AUC over the labels with more than 5 hidden positives.
+#   OB=/usr/lib/x86_64-linux-gnu/openblas-pthread; OPENBLAS_NUM_THREADS=1 \
+#   LD_PRELOAD="$OB/libblas.so.3 $OB/liblapack.so.3" LIB=<build> Rscript bench/lewl_nystrom_seeds.R
+# Environment: LEWL_SEEDS_SETS ("enron"), LEWL_SEEDS_RATES ("0.3,0.7"),
+# LEWL_SEEDS ("2020,1,2,3,4,5,6,7": the mask seeds; 2020 is the issue's).
+lib <- Sys.getenv("LIB", "")
+if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
+suppressPackageStartupMessages(source(file.path("bench", "common.R")))
+sets <- strsplit(Sys.getenv("LEWL_SEEDS_SETS", "enron"), ",")[[1]]
+rates <- as.numeric(strsplit(Sys.getenv("LEWL_SEEDS_RATES", "0.3,0.7"), ",")[[1]])
+seeds <- as.integer(strsplit(Sys.getenv("LEWL_SEEDS", "2020,1,2,3,4,5,6,7"), ",")[[1]])
+# the macro AUC over the labels with more than 5 hidden positives (and a
+# hidden negative): the labels whose AUC does not turn on one entry's rank
+macro_auc_common <- function(ytrue, hidden, score) {
+  keep <- colSums(hidden & ytrue) > 5 & colSums(hidden & !ytrue) > 0
+  yh <- ytrue
+  yh[!hidden] <- NA
+  ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
+             measures = "macro_auc")[[1]]
+}
+for (set in sets) {
+  d <- load_mulan_set(set)
+  y <- d$y[, colSums(d$y) > 0, drop = FALSE]
+  for (rate in rates) {
+    rows <- NULL
+    for (s in seeds) {
+      ymiss <- mlss:::mask_labels(y, rate, by = "entry", seed = s)$y
+      hidden <- is.na(ymiss)
+      m <- list()
+      for (route in c("exact", "nystrom")) {
+        set.seed(1)
+        c0 <- cpu_seconds()
+        fit <- suppressWarnings(lewl(d$x, ymiss, approx = route,
+                                     landmarks = if (route == "nystrom") 500))
+        m[[route]] <- c(hidden_entry_measures(y, hidden, fit$recovered),
+                        macro_auc_gt5 = macro_auc_common(y, hidden, fit$recovered),
+                        iterations = fit$iterations, cpu = cpu_seconds() - c0)
+      }
+      dm <- m$nystrom - m$exact
+      cat(sprintf("%s rate %.1f seed %4d: exact ap %.4f micro %.4f macro %.4f macro>5 %.4f (%d it, %.0f s); nystrom - exact %+.4f %+.4f %+.4f %+.4f (%d it, %.0f s)\n",
+                  set, rate, s, m$exact[["ap"]], m$exact[["micro_auc"]], m$exact[["macro_auc"]],
+                  m$exact[["macro_auc_gt5"]], m$exact[["iterations"]], m$exact[["cpu"]],
+                  dm[["ap"]], dm[["micro_auc"]], dm[["macro_auc"]], dm[["macro_auc_gt5"]],
+                  m$nystrom[["iterations"]], m$nystrom[["cpu"]]))
+      rows <- rbind(rows, dm[c("ap", "micro_auc", "macro_auc", "macro_auc_gt5")])
+    }
+    ci <- apply(rows, 2, function(v) {
+      h <- stats::qt(0.975, length(v) - 1) * stats::sd(v) / sqrt(length(v))
+      sprintf("%+.4f (sd %.4f; 95%% interval %+.4f to %+.4f)", mean(v), stats::sd(v),
+              mean(v) - h, mean(v) + h)
+    })
+    cat(sprintf("%s rate %.1f over %d masks, nystrom - exact: mean\n", set, rate, length(seeds)))
+    cat(paste0("  ", names(ci), ": ", ci, collapse = "\n"), "\n")
+  }
+}
