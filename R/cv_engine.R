@@ -528,6 +528,15 @@ mlss_threads <- function() {
   as.integer(min(n, .Machine$integer.max))
 }
 
+# A forked worker's BLAS: OpenBLAS, when it is R's BLAS, on one thread, as
+# the package's own loops there (src/threads.h).  cv_lewl()'s default grid
+# on 2000 enron rows with parallel = 2 took 225.5 s elapsed with two
+# OpenBLAS threads in each worker, 142-144 s with one (bench/lewl_cv_grid.R).
+# Returns OpenBLAS's thread count, NA where another BLAS is R's;
+# blas_threads() only reads it.
+fork_worker_blas <- function() .Call(C_blas_fork_threads_call, TRUE)
+blas_threads <- function() .Call(C_blas_fork_threads_call, FALSE)
+
 # lapply() over the folds, in parallel when asked: through future.apply when
 # it is installed and the user has set a future::plan() other than
 # sequential, else forked processes of parallel::mclapply() (not on
@@ -560,6 +569,7 @@ fold_apply <- function(folds, fun, parallel, tick) {
                   # and the number of workers
                   seeds <- sample.int(.Machine$integer.max, length(folds))
                   parallel::mclapply(seq_along(folds), function(t) {
+                    fork_worker_blas()
                     set.seed(seeds[t])
                     fun(folds[t])
                   }, mc.cores = workers(parallel), mc.set.seed = FALSE)

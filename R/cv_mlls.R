@@ -110,7 +110,11 @@
 #'   forked processes of `parallel::mclapply()` (`getOption("mc.cores", 2L)`
 #'   workers for `TRUE`; not on Windows).  The package's own C loops use
 #'   `getOption("mlss.threads", 2L)` threads (at most the cores, one in a forked
-#'   worker); `set.seed()` reproduces a parallel run.
+#'   worker), and so does OpenBLAS in a forked worker when it is R's BLAS (two
+#'   workers each running OpenBLAS on every core slow each other down:
+#'   `cv_lewl()`'s default grid on 2000 enron rows took 225 s elapsed on two
+#'   workers with two OpenBLAS threads each, 142 s with one); `set.seed()`
+#'   reproduces a parallel run.
 #' @param progress Show a text progress bar (one step per fold and per grid
 #'   point).
 #' @param rule `NULL` (the default: the engine's per-label cuts of the

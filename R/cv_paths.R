@@ -180,6 +180,7 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
       state <- if (prev[g] == 0L) states0[[k]] else after[[prev[g]]][[k]]
       seed <- seeds[g, k]
       job <- parallel::mcparallel({
+        fork_worker_blas()
         set.seed(seed)
         t0 <- proc.time()
         res <- score_fold(state, k, g)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mlss.h"
+#include "threads.h"
 
 /* The one way a glue file turns a status code of src/status.h into an R
  * error: `who` names the method (or the step) for the user, the message says
@@ -283,3 +284,12 @@ SEXP numeric_copy(const double *a, int len)
     UNPROTECT(1);
     return out;
 }
+
+/* OpenBLAS's thread count, first set to one in a forked worker when `set`
+ * is TRUE (threads.h); NA where OpenBLAS is not R's BLAS. */
+SEXP blas_fork_threads_call(SEXP set)
+{
+    int n = mlss_blas_fork_threads(Rf_asLogical(set) == TRUE);
+    return Rf_ScalarInteger(n < 0 ? NA_INTEGER : n);
+}
+

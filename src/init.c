@@ -43,6 +43,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(mlknn_fit_call, 3),
     CALLDEF(mlknn_score_call, 5),
     CALLDEF(sparse_problem_call, 2),
+    CALLDEF(blas_fork_threads_call, 1),
     CALLDEF(rbfsvm_train_call, 9),
     CALLDEF(rbfsvm_predict_call, 8),
     CALLDEF(rbfsvm_sigmoid_call, 2),

@@ -10,6 +10,7 @@
 /* glue.c */
 mlss_mat unpack_matrix(SEXP nat, const char *arg);
 SEXP sparse_problem_call(SEXP nat, SEXP arg);
+SEXP blas_fork_threads_call(SEXP set);
 void check_targets(SEXP y, int n);
 double target_value(SEXP y, R_xlen_t k);
 double *center_columns(SEXP y, int centre, double *mean);

@@ -7,6 +7,7 @@
 #include <process.h>
 #define mlss_getpid _getpid
 #else
+#include <dlfcn.h>
 #include <unistd.h>
 #define mlss_getpid getpid
 #endif
@@ -45,3 +46,28 @@ int mlss_thread_num(void)
     return 0;
 #endif
 }
+
+int mlss_blas_fork_threads(int set_one)
+{
+#ifdef _WIN32
+    return -1;
+#else
+    /* the process's global symbols: R's BLAS is libR's dependency (or
+       LD_PRELOADed), so OpenBLAS, when it is R's BLAS, is among them */
+    void *self = dlopen(NULL, RTLD_LAZY);
+    if (!self) return -1;
+    void (*set)(int) = NULL;
+    int (*get)(void) = NULL;
+    /* POSIX's way to take a function pointer from dlsym()'s void * */
+    *(void **) (&set) = dlsym(self, "openblas_set_num_threads");
+    *(void **) (&get) = dlsym(self, "openblas_get_num_threads");
+    int n = -1;
+    if (set && get) {
+        if (set_one && load_pid >= 0 && (long) mlss_getpid() != load_pid) set(1);
+        n = get();
+    }
+    dlclose(self);
+    return n;
+#endif
+}
+

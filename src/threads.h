@@ -11,5 +11,13 @@ void mlss_threads_init(void);        /* from R_init_mlss(): records the loading 
 int mlss_thread_count(int requested); /* >= 1; 1 without OpenMP */
 int mlss_thread_num(void);           /* inside a parallel loop: this thread's index,
                                       * 0 .. count - 1, for its scratch; 0 without OpenMP */
+/* With set_one, in a process forked after the package was loaded, OpenBLAS
+ * (when it is R's BLAS, found at run time: nothing is linked) set to one
+ * thread, as the package's own loops take one there: each forked worker
+ * inherits the parent's count (as many as cores), and the workers' BLAS
+ * threads then share the cores with one another.  Returns OpenBLAS's thread
+ * count after the call, -1 where OpenBLAS is not R's BLAS (another BLAS is
+ * left as it is).  In the loading process it only reports the count. */
+int mlss_blas_fork_threads(int set_one);
 
 #endif

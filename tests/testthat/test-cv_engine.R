@@ -229,3 +229,38 @@ test_that("parallel folds give the same answer; bad 'parallel' is refused", {
   expect_error(ml_cv(p$X, p$Y, fit = 1, grid = list(a = 1)), "'fit'")
   expect_error(ml_cv(p$X, p$Y, fit = function(x, y, a) 1, grid = list(1:2)), "'grid'")
 })
+
+# A forked worker's OpenBLAS on one thread (session 42): with another BLAS
+# (R's reference one) nothing to do; with OpenBLAS (preloaded into a fresh R
+# when this machine has it) the parent keeps its count, and the workers of
+# fold_apply() and of the pieces' scheduler (cv_schedule_paths()) read one;
+# the call that sets it leaves the parent (the loading process) alone.
+test_that("forked workers run OpenBLAS on one thread, the parent keeps its count", {
+  skip_on_os("windows")
+  n <- mlss:::blas_threads()
+  if (is.na(n))
+    expect_true(is.na(parallel::mccollect(parallel::mcparallel(mlss:::fork_worker_blas()))[[1]]))
+  ob <- "/usr/lib/x86_64-linux-gnu/openblas-pthread"
+  skip_if_not(file.exists(file.path(ob, "libblas.so.3")),
+              "OpenBLAS (Debian's libopenblas0-pthread) is not installed")
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script))
+  writeLines(c(
+    "library(mlss)",
+    "cat('parent', mlss:::blas_threads(), '\\n')",
+    "r <- mlss:::fold_apply(1:2, function(k) mlss:::blas_threads(), 2L, NULL)",
+    "cat('fold_apply', unlist(r), '\\n')",
+    "pstop <- list(path = c(1L, 1L), restart = TRUE, patience = 10L, margin = Inf)",
+    "run <- mlss:::cv_schedule_paths(2L, 2L, pstop, TRUE, list(list(), list()), 2L,",
+    "  score_fold = function(state, k, g) list(threads = mlss:::blas_threads()),",
+    "  use_point = function(g, res) {",
+    "    cat('pieces', vapply(res, function(x) x$threads, 1L), '\\n'); c(g, 0) },",
+    "  tick = function() NULL)",
+    "cat('parent', mlss:::fork_worker_blas(), '\\n')"), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE,
+                 env = c(paste0("R_LIBS=", paste(.libPaths(), collapse = ":")),
+                         "OPENBLAS_NUM_THREADS=2",
+                         sprintf("LD_PRELOAD='%s/libblas.so.3 %s/liblapack.so.3'", ob, ob)))
+  expect_identical(trimws(out), c("parent 2", "fold_apply 1 1", "pieces 1 1", "pieces 1 1",
+                                  "parent 2"))
+})

@@ -245,13 +245,13 @@ test_that("cv_lewl(parallel = 2) schedules the fold fits one by one, with the se
   # the default's fits: those of lewl() on each fold to the eigensolver's
   # tolerance (warm starts of the eigenvectors only)
   grid <- one$grid
-  cold <- run(2L)
+  dflt <- run(2L)
   for (f in 1:3) {
     va <- foldid == f
     for (g in c(2, 4, 8)) {
       fit <- suppressWarnings(lewl(p$x[!va, ], p$ymiss[!va, ], k = grid$k[g],
                                    lambda = grid$lambda[g], beta = grid$beta[g], knn = 5))
-      expect_equal(cold$oof[va, , g], predict(fit, p$x[va, ], type = "score"),
+      expect_equal(dflt$oof[va, , g], predict(fit, p$x[va, ], type = "score"),
                    tolerance = 1e-6, ignore_attr = TRUE, info = paste("fold", f, "point", g))
     }
   }
