@@ -260,7 +260,10 @@ test_that("forked workers run OpenBLAS on one thread, the parent keeps its count
   out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE,
                  env = c(paste0("R_LIBS=", paste(.libPaths(), collapse = ":")),
                          "OPENBLAS_NUM_THREADS=2",
-                         sprintf("LD_PRELOAD='%s/libblas.so.3 %s/liblapack.so.3'", ob, ob)))
+                         # after a preload of the run (ASan's runtime must come first)
+                         sprintf("LD_PRELOAD='%s'", trimws(paste(
+                           Sys.getenv("LD_PRELOAD"), file.path(ob, "libblas.so.3"),
+                           file.path(ob, "liblapack.so.3"))))))
   expect_identical(trimws(out), c("parent 2", "fold_apply 1 1", "pieces 1 1", "pieces 1 1",
                                   "parent 2"))
 })
