@@ -292,4 +292,3 @@ SEXP blas_fork_threads_call(SEXP set)
     int n = mlss_blas_fork_threads(Rf_asLogical(set) == TRUE);
     return Rf_ScalarInteger(n < 0 ? NA_INTEGER : n);
 }
-

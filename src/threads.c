@@ -70,4 +70,3 @@ int mlss_blas_fork_threads(int set_one)
     return n;
 #endif
 }
-
