@@ -207,7 +207,12 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
       res$cpu <- NULL
       if (is.null(after[[g]])) after[[g]] <- vector("list", nfolds)
       before <- if (prev[g] == 0L) states0[[k]] else after[[prev[g]]][[k]]
-      after[[g]][k] <- list(state_restore(res$state, states0[[k]]) %||% before)
+      # a fold's state after g is needed by the next point on g's path only:
+      # kept until that point's piece for the fold is done, so that the
+      # states of a whole grid of models are not held to the end
+      if (!is.na(match(g, prev)))
+        after[[g]][k] <- list(state_restore(res$state, states0[[k]]) %||% before)
+      if (prev[g] > 0L) after[[prev[g]]][k] <- list(NULL)
       res$state <- NULL
       if (is.null(results[[g]])) results[[g]] <- vector("list", nfolds)
       results[[g]][k] <- list(res)
