@@ -116,10 +116,17 @@ hidden_entry_measures <- function(ytrue, hidden, score) {
   yh <- ytrue
   yh[!hidden] <- NA
   ap <- ml_metrics(yh, score = score, measures = "average_precision")[[1]]
-  keep <- colSums(hidden & ytrue) > 0 & colSums(hidden & !ytrue) > 0
-  macro <- ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
-                      measures = "macro_auc")[[1]]
   micro <- ml_metrics(matrix(ytrue[hidden]), score = matrix(score[hidden]),
                       measures = "micro_auc")[[1]]
-  c(ap = ap, micro_auc = micro, macro_auc = macro)
+  c(ap = ap, micro_auc = micro, macro_auc = hidden_macro_auc(ytrue, hidden, score))
+}
+
+# The macro AUC of the hidden entries over the labels with at least
+# `min_positives` hidden positives and a hidden negative.
+hidden_macro_auc <- function(ytrue, hidden, score, min_positives = 1) {
+  yh <- ytrue
+  yh[!hidden] <- NA
+  keep <- colSums(hidden & ytrue) >= min_positives & colSums(hidden & !ytrue) > 0
+  ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
+             measures = "macro_auc")[[1]]
 }

@@ -17,15 +17,6 @@ suppressPackageStartupMessages(source(file.path("bench", "common.R")))
 sets <- strsplit(Sys.getenv("LEWL_SEEDS_SETS", "enron"), ",")[[1]]
 rates <- as.numeric(strsplit(Sys.getenv("LEWL_SEEDS_RATES", "0.3,0.7"), ",")[[1]])
 seeds <- as.integer(strsplit(Sys.getenv("LEWL_SEEDS", "2020,1,2,3,4,5,6,7"), ",")[[1]])
-# the macro AUC over the labels with more than 5 hidden positives (and a
-# hidden negative): the labels whose AUC does not turn on one entry's rank
-macro_auc_common <- function(ytrue, hidden, score) {
-  keep <- colSums(hidden & ytrue) > 5 & colSums(hidden & !ytrue) > 0
-  yh <- ytrue
-  yh[!hidden] <- NA
-  ml_metrics(yh[, keep, drop = FALSE], score = score[, keep, drop = FALSE],
-             measures = "macro_auc")[[1]]
-}
 for (set in sets) {
   d <- load_mulan_set(set)
   y <- d$y[, colSums(d$y) > 0, drop = FALSE]
@@ -41,7 +32,8 @@ for (set in sets) {
         fit <- suppressWarnings(lewl(d$x, ymiss, approx = route,
                                      landmarks = if (route == "nystrom") 500))
         m[[route]] <- c(hidden_entry_measures(y, hidden, fit$recovered),
-                        macro_auc_gt5 = macro_auc_common(y, hidden, fit$recovered),
+                        # the labels whose AUC does not turn on one entry's rank
+                        macro_auc_gt5 = hidden_macro_auc(y, hidden, fit$recovered, 6),
                         iterations = fit$iterations, cpu = cpu_seconds() - c0)
       }
       dm <- m$nystrom - m$exact
