@@ -117,6 +117,7 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
     prev[r] <- c(0L, r[-length(r)])
     pos[r] <- seq_along(r)
   }
+  followed <- seq_len(ngrid) %in% prev  # a point after it on its path
   status <- matrix(0L, ngrid, nfolds)  # 0 waiting, 1 running, 2 done
   results <- vector("list", ngrid)     # the fold results of a point not complete yet
   after <- vector("list", ngrid)       # after[[g]][[k]]: fold k's state after point g
@@ -210,7 +211,7 @@ cv_schedule_paths <- function(ngrid, nfolds, pstop, higher, states0, nworkers, s
       # a fold's state after g is needed by the next point on g's path only:
       # kept until that point's piece for the fold is done, so that the
       # states of a whole grid of models are not held to the end
-      if (!is.na(match(g, prev)))
+      if (followed[g])
         after[[g]][k] <- list(state_restore(res$state, states0[[k]]) %||% before)
       if (prev[g] > 0L) after[[prev[g]]][k] <- list(NULL)
       res$state <- NULL
