@@ -17,11 +17,10 @@
 #' scheduled on its own as a worker comes free, so that no worker waits for
 #' the last fold of a grid point; the result is the sequence's, bit for bit.
 #' On 2000 enron rows with the default grid (`bench/lewl_cv_grid.R`,
-#' OpenBLAS, one thread per worker) `parallel = 2` took 142-144 s elapsed
-#' against 153 s when each grid point's five folds were run together, and
-#' 222-238 s in sequence; two fits running at once on that 2-core machine
-#' each took about a fifth to a third longer than one alone, which bounds
-#' what the second worker gains.
+#' OpenBLAS, one thread per worker) `parallel = 2` took 105-113 s elapsed
+#' and 192 s in sequence (session 43); two fits running at once on that
+#' 2-core machine each took about a fifth to a third longer than one alone,
+#' which bounds what the second worker gains.
 #'
 #' The fold fits stop the Z-step's iterative eigensolver (see [lewl()]) at a
 #' residual of 1e-6 times the largest Ritz value instead of `lewl()`'s 1e-10;

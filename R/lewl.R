@@ -15,11 +15,14 @@
 #'   from an iterative eigensolver on products with that matrix, which is
 #'   never formed (restarted block Krylov iteration with Rayleigh-Ritz, block
 #'   `k + 10`, three Krylov blocks per restart), warm-started from the
-#'   previous iteration's vectors; it stops when every one of the `k` Ritz
-#'   pairs has a residual `||M z - theta z||` below 1e-10 times the largest
-#'   Ritz value (a warning of class `"mlss_not_converged"` if it does not
-#'   within 1000 restarts).  Up to n = 1200 rows (where it was measured
-#'   faster) and where that block basis would exceed n / 2, the matrix is
+#'   previous iteration's vectors (from the third iteration on, the
+#'   iteration before's join them in the first Rayleigh-Ritz, whose basis
+#'   then holds the linear extrapolation of the slowly moving subspace, and
+#'   the first restart has one Krylov block); it stops when every one of
+#'   the `k` Ritz pairs has a residual `||M z - theta z||` below 1e-10 times
+#'   the largest Ritz value (a warning of class `"mlss_not_converged"` if it
+#'   does not within 1000 restarts).  Up to n = 1200 rows (where it was
+#'   measured faster) and where that block basis would exceed n / 2, the matrix is
 #'   formed and reduced by LAPACK `dsyevr` (the `k` largest only).  In
 #'   [cv_lewl()], on folds of more than 1200 rows on the exact kernel (up to
 #'   the switch of `approx = "auto"`, 2500 rows), `H K H = V diag(s) V'` is

@@ -23,6 +23,16 @@
  * A warm start (the previous call's X for a nearby M) that already meets the
  * test costs b products and one b x b eigenproblem.
  *
+ * A history block (the Ritz vectors of the call before the warm start's,
+ * for the M before: LEWL's Z-steps along its iterations) joins the warm
+ * start in the first Rayleigh-Ritz, whose basis [X, prev] then holds the
+ * linear extrapolation of the slowly drifting subspace, X + (X - prev): on a
+ * drifting enron fit (bench/lewl_cv_grid_results.md, session 43) it took
+ * the warm start's residual from 1.1e-3 to 4e-6, within one cheap step of
+ * 1e-6.  So the first restart after it has depth 1; the later ones have the
+ * full depth.  The history is an aid only: dropped where it cannot be
+ * orthonormalised against X.
+ *
  * The residual test is the usual backward-error one: x_i, theta_i are an
  * exact eigenpair of M + E with ||E|| = ||r_i||, and the angle between the
  * wanted subspace and span(x_1..x_k) is at most max ||r_i|| / gap, gap the
@@ -76,7 +86,7 @@ static int orth_block(int n, int p, const double *V, int b, double *Q, double *C
 {
     for (int attempt = 0; attempt < 4; attempt++) {
         project_out(n, p, V, b, Q, tmp);
-        if (attempt == 0)
+        if (attempt == 0 && C)
             for (int j = 0; j < b && p > 0; j++)
                 memcpy(C + IDX(0, j, ldc), tmp + IDX(0, j, p), sizeof(double) * (size_t) p);
         for (int j = 0; j < b; j++)
@@ -99,15 +109,15 @@ static int orth_block(int n, int p, const double *V, int b, double *Q, double *C
 
 /* Rayleigh-Ritz over the orthonormal basis V (n x s) with AV = M V: the top
  * b Ritz pairs, X = V U, AX = AV U, values decreasing.  T (s x s) holds on
- * entry T = V'AV above and on the diagonal blocks of its first s - b
+ * entry T = V'AV above and on the diagonal blocks of its first `last`
  * columns: the first projections of orth_block(), which took V_0..V_j' AV_j
- * when it orthogonalised AV_j; the last b columns are taken here, the rest
- * by the symmetry of M.  U: s x b. */
-static int rayleigh_ritz(int n, int s, const double *V, const double *AV, int b,
+ * when it orthogonalised AV_j; the columns from `last` on are taken here,
+ * the rest by the symmetry of M.  U: s x b. */
+static int rayleigh_ritz(int n, int s, int last, const double *V, const double *AV, int b,
                          double *X, double *AX, double *values, double *T, double *U)
 {
-    int last = s - b;
-    gemm('T', 'N', s, b, n, 1.0, V, n, AV + IDX(0, last, n), n, 0.0, T + IDX(0, last, s), s);
+    gemm('T', 'N', s, s - last, n, 1.0, V, n, AV + IDX(0, last, n), n, 0.0,
+         T + IDX(0, last, s), s);
     for (int j = 0; j < s; j++)
         for (int i = 0; i < j; i++) {
             /* within a diagonal block both triangles were computed */
@@ -123,8 +133,8 @@ static int rayleigh_ritz(int n, int s, const double *V, const double *AV, int b,
     return 0;
 }
 
-int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *values,
-             double *resid, int *restarts, int *products)
+int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, const double *prev,
+             int kp, double *values, double *resid, int *restarts, int *products)
 {
     int n = opt->n, k = opt->k, b = opt->b, depth = opt->depth;
     *restarts = 0;
@@ -146,16 +156,30 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
     unsigned long long seed = 20201u;
     memset(w, 0, sizeof(double) * (size_t) s);
 
-    int status = 0, cur = b;
+    /* the history block: at most b columns (the scratch of orth_block()),
+       and the first basis [X, prev] within s */
+    if (!prev || kp < 0) kp = 0;
+    if (kp > b) kp = b;
+    if (kp > s - b) kp = s - b;
+    int status = 0;
     memcpy(V, X, sizeof(double) * (size_t) n * b);
     status = orth_block(n, 0, NULL, b, V, NULL, 0, P, nrm, tmp, &seed);
-    if (status == 0) {
+    if (status == 0 && kp > 0) {
+        memcpy(V + IDX(0, b, n), prev, sizeof(double) * (size_t) n * kp);
+        /* an aid only: dropped where it cannot be orthonormalised */
+        if (orth_block(n, b, V, kp, V + IDX(0, b, n), NULL, 0, P, nrm, tmp, &seed) != 0)
+            kp = 0;
+    }
+    int cur = b + kp;
+    if (status == 0) {  /* the caller's product takes at most b columns */
         op(ctx, b, V, AV);
-        *products += b;
+        if (kp > 0) op(ctx, kp, V + IDX(0, b, n), AV + IDX(0, b, n));
+        *products += cur;
     }
     for (int r = 0; status == 0; r++) {
         const void *vloop = vmaxget();
-        status = rayleigh_ritz(n, cur, V, AV, b, X, AX, w, T, U);
+        /* the first basis's T is all new */
+        status = rayleigh_ritz(n, cur, r == 0 ? 0 : cur - b, V, AV, b, X, AX, w, T, U);
         vmaxset(vloop);
         if (status != 0) break;
         /* the residuals of the k wanted pairs, relative to the largest |theta| */
@@ -179,20 +203,22 @@ int eigs_top(const eigs_options *opt, eigs_op op, void *ctx, double *X, double *
             break;
         }
         R_CheckUserInterrupt();
-        /* the next basis: [X, M X, ..., M^depth X], orthonormalised */
+        /* the next basis: [X, M X, ..., M^d X], orthonormalised (d = 1 after
+           a history block, then depth) */
+        int d = r == 0 && kp > 0 ? 1 : depth;
+        cur = b * (d + 1);
         memcpy(V, X, sizeof(double) * (size_t) n * b);
         memcpy(AV, AX, sizeof(double) * (size_t) n * b);
-        for (int j = 1; j <= depth && status == 0; j++) {
+        for (int j = 1; j <= d && status == 0; j++) {
             double *Q = V + IDX(0, j * b, n);
             memcpy(Q, AV + IDX(0, (j - 1) * b, n), sizeof(double) * (size_t) n * b);
-            status = orth_block(n, j * b, V, b, Q, T + IDX(0, (j - 1) * b, s), s, P, nrm,
-                                tmp, &seed);
+            status = orth_block(n, j * b, V, b, Q, T + IDX(0, (j - 1) * b, cur), cur, P,
+                                nrm, tmp, &seed);
             vmaxset(vloop);
             if (status != 0) break;
             op(ctx, b, Q, AV + IDX(0, j * b, n));
             *products += b;
         }
-        cur = s;
     }
     memcpy(values, w, sizeof(double) * (size_t) b);
     vmaxset(vmax);

@@ -33,7 +33,7 @@ static const R_CallMethodDef CallEntries[] = {
     CALLDEF(crf_infer, 16),
     CALLDEF(mddm_choose_k_call, 3),
     CALLDEF(lewl_fit, 19),
-    CALLDEF(eigs_dense_call, 4),
+    CALLDEF(eigs_dense_call, 5),
     CALLDEF(knn_search_call, 5),
     CALLDEF(knn_label_counts_call, 2),
     CALLDEF(mlml_fit_call, 10),

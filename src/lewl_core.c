@@ -829,7 +829,12 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
     cg_work cgw;
     cg_work_alloc(&cgw, n, G->p[n]);
     int *free_ = (int *) R_alloc(nc, sizeof(int));
-    double *M = NULL, *rowmean = NULL, mall = 0.0, *X = NULL, *w = NULL;
+    double *M = NULL, *rowmean = NULL, mall = 0.0, *X = NULL, *w = NULL, *hist = NULL;
+    /* the eigensolver's calls in a row on its own warm starts (X left as the
+       last call returned it): from the third on, the output of the call
+       before the last (hist, two slots by the call's parity) is the history
+       block of eigs_top() */
+    int zcalls = 0;
     if (dense) {
         M = (double *) R_alloc((size_t) n * n, sizeof(double));
         if (K->r == 0) {
@@ -847,6 +852,7 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
            fixed pseudo-random directions */
         X = (double *) R_alloc((size_t) n * b, sizeof(double));
         w = (double *) R_alloc((size_t) b, sizeof(double));
+        hist = (double *) R_alloc((size_t) 2 * n * k, sizeof(double));
         eigs_fill_noise(n, b, X, 2020u);
         int j0 = 0;
         if (Z0)
@@ -896,11 +902,13 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                 opt->eig_method == LEWL_EIG_AUTO && !(presid <= LEWL_PROJECTED_RESID);
             if (from_projected) {
                 if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);
+                zcalls = 0;
                 gs = 1;
             }
             if (gs < 0) return LEWL_ERR_EIGEN;
             if (gs == 0) {
                 if (!dense) memcpy(X, Z, sizeof(double) * (size_t) n * k);  /* a warm fallback */
+                zcalls = 0;
             } else if (dense) {
                 if (zstep_dense(opt, K, Yt, rowmean, mall, M, values, Z) != 0)
                     return LEWL_ERR_EIGEN;
@@ -915,16 +923,23 @@ int lewl_run(const lewl_options *opt, const lewl_graph *G, const double *Y,
                     /* Z and values as scratch; on failure the previous X */
                     lewl_kernel lowrank = *K;
                     lowrank.dg = NULL;
-                    if (zstep_gram(opt, &lowrank, GtG, Yt, S, U, values, Z) == 0)
+                    if (zstep_gram(opt, &lowrank, GtG, Yt, S, U, values, Z) == 0) {
                         memcpy(X, Z, sizeof(double) * (size_t) n * k);
+                        zcalls = 0;
+                    }
                 }
                 /* the basis route: F = V' Yt, the eigenvectors Z~ of M~ in
                    the eigenbasis (X stays there, the next warm start), Z = V Z~ */
                 if (basis && c > 0)
                     gemm('T', 'N', n, c, n, 1.0, K->V, n, Yt, n, 0.0, F, n);
-                int est = basis ? eigs_top(&eopt, basis_op, &bctx, X, w, NULL, &rst, &prd)
-                    : eigs_top(&eopt, zstep_op, &ctx, X, w, NULL, &rst, &prd);
+                double *slot = hist + (size_t) n * k * (zcalls % 2);
+                const double *prev = zcalls >= 2 ? slot : NULL;
+                int est = basis ? eigs_top(&eopt, basis_op, &bctx, X, prev, k, w, NULL, &rst,
+                                           &prd)
+                    : eigs_top(&eopt, zstep_op, &ctx, X, prev, k, w, NULL, &rst, &prd);
                 if (est < 0) return LEWL_ERR_EIGEN;
+                memcpy(slot, X, sizeof(double) * (size_t) n * k);
+                zcalls++;
                 if (est == EIGS_NOT_CONVERGED) trace->unconverged++;
                 trace->restarts[it] += rst;
                 trace->products[it] += prd;

@@ -72,7 +72,7 @@ SEXP mlml_fit_call(SEXP y, SEXP graph, SEXP SC, SEXP beta, SEXP gamma, SEXP loss
                    SEXP step, SEXP max_iter, SEXP tol, SEXP z0);
 
 /* The block Krylov eigensolver on a formed matrix (eigs.c) */
-SEXP eigs_dense_call(SEXP M, SEXP X, SEXP opt, SEXP tol);
+SEXP eigs_dense_call(SEXP M, SEXP X, SEXP opt, SEXP tol, SEXP prev);
 
 /* knn.c */
 SEXP knn_search_call(SEXP x, SEXP newx, SEXP k, SEXP block, SEXP nthreads);

@@ -5,8 +5,8 @@
 # orthogonalisation must project a block again (issue 23, session s40), and
 # an ill-conditioned start block (session 42).
 
-eigs_dense <- function(M, X, k, depth = 3L, max_restart = 1000L, tol = 1e-10)
-  .Call(mlss:::C_eigs_dense_call, M, X, as.integer(c(k, depth, max_restart)), tol)
+eigs_dense <- function(M, X, k, depth = 3L, max_restart = 1000L, tol = 1e-10, prev = NULL)
+  .Call(mlss:::C_eigs_dense_call, M, X, as.integer(c(k, depth, max_restart)), tol, prev)
 
 orth_err <- function(X) max(abs(crossprod(X) - diag(ncol(X))))
 max_sin_angle <- function(A, B) max(svd(A - B %*% crossprod(B, A))$d)
@@ -148,4 +148,51 @@ test_that("bad settings are refused", {
   expect_error(eigs_dense(M, X, 5), "bad argument")  # k above the block
   expect_error(eigs_dense(M, X, 2, depth = 0L), "bad argument")
   expect_error(eigs_dense(M, X, 2, tol = -1), "tol")
+})
+
+test_that("a history block joins the first Rayleigh-Ritz; the first restart after it has depth 1", {
+  # a drifting M: M_t = A + t E.  The warm start X is M_1's top b vectors,
+  # the history M_0's top k, the target M_2 (LEWL's Z-steps, session 43)
+  A <- spd_problem(120, 11)
+  set.seed(12)
+  E <- crossprod(matrix(rnorm(120 * 120), 120)) / 120^2
+  Mt <- function(t) A + t * E
+  k <- 5
+  b <- 8
+  X1 <- eigen(Mt(1), symmetric = TRUE)$vectors[, 1:b]
+  prev <- eigen(Mt(0), symmetric = TRUE)$vectors[, 1:k]
+  M <- Mt(2)
+  e <- eigen(M, symmetric = TRUE)
+  for (depth in 2:3) {
+    r <- eigs_dense(M, X1, k, depth = depth, prev = prev)
+    expect_identical(r$status, 0L)
+    expect_equal(r$values[1:k], e$values[1:k], tolerance = 1e-10)
+    expect_lt(max_sin_angle(r$X[, 1:k], e$vectors[, 1:k]), 1e-8)
+    expect_lt(orth_err(r$X), 1e-12)
+    # b + k products for the first basis [X, prev], b for the first restart
+    # (depth 1), b depth for each later one
+    expect_gte(r$restarts, 1L)
+    expect_identical(r$products, as.integer(b + k + b + (r$restarts - 1L) * b * depth))
+    # without it: b products, then b depth per restart
+    r0 <- eigs_dense(M, X1, k, depth = depth)
+    expect_identical(r0$products, as.integer(b + r0$restarts * b * depth))
+    expect_equal(r0$values[1:k], e$values[1:k], tolerance = 1e-10)
+  }
+  # the first Rayleigh-Ritz is over [X, prev] (its whole T): the top pairs
+  # split between X (1..3) and prev (4, 5), met at once (b + 2 products)
+  X <- e$vectors[, c(1:3, 20:24)]
+  r <- eigs_dense(M, X, k, prev = e$vectors[, 4:5], tol = 1e-8)
+  expect_identical(c(r$restarts, r$products), as.integer(c(0, b + 2)))
+  expect_equal(r$values[1:k], e$values[1:k], tolerance = 1e-12)
+  expect_lt(orth_err(r$X), 1e-12)
+  # a history inside span(X) is replaced by fresh directions; one wider than
+  # the block is cut to its first b columns
+  for (p in list(X1[, 1:k], cbind(prev, prev, prev))) {
+    r <- eigs_dense(M, X1, k, prev = p)
+    expect_identical(r$status, 0L)
+    expect_equal(r$values[1:k], e$values[1:k], tolerance = 1e-10)
+    expect_lt(max_sin_angle(r$X[, 1:k], e$vectors[, 1:k]), 1e-8)
+    expect_lt(orth_err(r$X), 1e-12)
+    expect_equal((r$products - min(ncol(p), b)) %% b, 0)
+  }
 })

@@ -90,6 +90,22 @@ test_that("the basis route recovers what the dense route does, warm-started or n
   expect_equal(warm$completed, cold$completed, tolerance = 1e-8)
 })
 
+test_that("from the third Z-step on, the eigensolver's history is the call before the last's", {
+  # eigs_top()'s history block (session 43): the first two Z-steps take b
+  # products per Krylov block, the later ones b + k for the first basis
+  # [X, history] and then b per block (k = 5, b = k + 10)
+  p <- lewl_problem(140, 4, m = 5, rate = 0.5, seed = 4)
+  prep <- mlss:::lewl_prepare(p$x, 6, gamma = 0.3, eig_basis = TRUE)
+  for (method in c("basis", "iterative")) {
+    f <- mlss:::lewl_solve(p$ymiss, prep, 5L, 1, 1, "exact", 0.5, 1e-9, 500,
+                           eig_method = method)
+    pr <- f$eig_products
+    expect_gt(length(pr), 3)
+    expect_identical(pr[1:2] %% 15L, c(0L, 0L), info = method)
+    expect_true(all((pr[-(1:2)] - 5L) %% 15L == 0L), info = method)
+  }
+})
+
 test_that("M of low rank (lambda = 0) and a start from the exact eigenvectors (session s40)", {
   # lambda = 0: M = Yt Yt' has rank 6 below the block (k + 10 columns), so
   # the Krylov blocks lose columns and the orthogonalisation projects again
