@@ -11,11 +11,9 @@ lib <- Sys.getenv("LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))  # cpu_seconds()
 source(file.path("bench", "lewl_scale.R"))
-d <- bench_data(2000)
-x <- d$x[1:1600, ]
-y <- d$y[1:1600, ]
-y <- y[, colSums(y, na.rm = TRUE) > 0]
-prep <- mlss:::lewl_prepare(x, knn = 10, eig_basis = TRUE)
+f <- bench_fold(1600)
+y <- f$y
+prep <- f$prep
 k <- ncol(y)
 lam <- as.numeric(Sys.getenv("LAM", "10"))
 settings <- list(c(1e-10, 3), c(1e-8, 3), c(1e-6, 3), c(1e-4, 3), c(1e-6, 2), c(1e-6, 1))

@@ -18,11 +18,9 @@ lib <- Sys.getenv("LIB", "")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 source(file.path("bench", "common.R"))
 source(file.path("bench", "lewl_scale.R"))
-d <- bench_data(2000)
-x <- d$x[1:1600, ]
-y <- d$y[1:1600, ]
-y <- y[, colSums(y, na.rm = TRUE) > 0]
-prep <- mlss:::lewl_prepare(x, knn = 10, eig_basis = TRUE)
+f <- bench_fold(1600)
+y <- f$y
+prep <- f$prep
 V <- prep$basis$V
 n <- nrow(V)
 # lambda, beta, k, IT

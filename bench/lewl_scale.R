@@ -56,6 +56,18 @@ bench_data <- function(n) {
   list(x = x, y = y, truth = truth)
 }
 
+# One cv_lewl() fold's training data on bench_data(2000) (its first `rows`
+# rows, the labels with an observed positive) and its prepared kernel on the
+# basis route, as cv_lewl()'s folds above 1200 rows (bench/lewl_cv_eigtol.R,
+# bench/lewl_eigs_history.R).
+bench_fold <- function(rows = 1600) {
+  d <- bench_data(2000)
+  x <- d$x[seq_len(rows), ]
+  y <- d$y[seq_len(rows), ]
+  y <- y[, colSums(y, na.rm = TRUE) > 0]
+  list(x = x, y = y, prep = mlss:::lewl_prepare(x, knn = 10, eig_basis = TRUE))
+}
+
 peak_mb <- function() {
   s <- readLines("/proc/self/status")
   as.numeric(sub("[^0-9]*([0-9]+).*", "\\1", grep("^VmHWM", s, value = TRUE))) / 1024
