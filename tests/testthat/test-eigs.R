@@ -69,6 +69,15 @@ test_that("M of low rank: the vanished Krylov blocks are replaced, the basis sta
   r <- eigs_dense(M1 * -1, matrix(rnorm(n * 50), n), 1, max_restart = 5L)
   expect_lt(max_sin_angle(r$X[, 1, drop = FALSE], matrix(v)), 1e-8)
   expect_lt(orth_err(r$X), 1e-12)
+  # here the Krylov block is the first projection's rounding but for one
+  # column, and the QR compounded those columns' parts in span(V) to 1.6e-11
+  # of a unit column with this start (session 43; orth_block()'s ORTH_LOST)
+  set.seed(99)
+  X <- matrix(rnorm(n * 50), n)
+  for (restarts in 1:3) {
+    r <- eigs_dense(M1 * -1, X, 1, max_restart = restarts, tol = 0)
+    expect_lt(orth_err(r$X), 1e-12, label = paste("orthonormality after", restarts, "restarts"))
+  }
 })
 
 test_that("a start inside an invariant subspace", {
