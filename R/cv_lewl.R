@@ -17,8 +17,8 @@
 #' scheduled on its own as a worker comes free, so that no worker waits for
 #' the last fold of a grid point; the result is the sequence's, bit for bit.
 #' On 2000 enron rows with the default grid (`bench/lewl_cv_grid.R`,
-#' OpenBLAS, one thread per worker) `parallel = 2` took 105-113 s elapsed
-#' and 192 s in sequence (session 43); two fits running at once on that
+#' OpenBLAS, one thread per worker) `parallel = 2` took 105-118 s elapsed
+#' and 186-193 s in sequence (session 43); two fits running at once on that
 #' 2-core machine each took about a fifth to a third longer than one alone,
 #' which bounds what the second worker gains.
 #'
