@@ -2,8 +2,9 @@
 # through its test glue (eigs.c), against eigen(): the top-k pairs, and an
 # orthonormal basis through many restarts, also where the Krylov blocks
 # vanish (M of low rank, a start inside an invariant subspace) and the
-# orthogonalisation must project a block again (issue 23, session s40), and
-# an ill-conditioned start block (session 42).
+# orthogonalisation must project a block again (issue 23, session s40), an
+# ill-conditioned start block (session 42), and a history block beside the
+# warm start (session 43).
 
 eigs_dense <- function(M, X, k, depth = 3L, max_restart = 1000L, tol = 1e-10, prev = NULL)
   .Call(mlss:::C_eigs_dense_call, M, X, as.integer(c(k, depth, max_restart)), tol, prev)
