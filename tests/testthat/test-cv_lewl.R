@@ -232,6 +232,7 @@ test_that("cv_lewl(parallel = 2) schedules the fold fits one by one, with the se
   for (warm in c(FALSE, TRUE)) {
     one <- run(FALSE, warm)
     two <- run(2L, warm)
+    if (!warm) dflt <- two
     expect_null(one$schedule)
     expect_identical(two$schedule[["fitted"]], 3 * 8, info = paste("warm_start", warm))
     expect_identical(two$schedule[["dropped"]], 0)
@@ -245,7 +246,6 @@ test_that("cv_lewl(parallel = 2) schedules the fold fits one by one, with the se
   # the default's fits: those of lewl() on each fold to the eigensolver's
   # tolerance (warm starts of the eigenvectors only)
   grid <- one$grid
-  dflt <- run(2L)
   for (f in 1:3) {
     va <- foldid == f
     for (g in c(2, 4, 8)) {
